@@ -1,0 +1,44 @@
+// The one catalogue of error codes: every error a user or client can see has a stable code to match on.
+export const ERROR_CATALOGUE = {
+  PATHS_MISSING: { status: 400, message: "No path given to index" },
+  PATH_NOT_FOUND: { status: 400, message: "Path does not exist" },
+  INDEX_NOT_FOUND: { status: 503, message: "Index file does not exist" },
+  INDEX_CORRUPT: { status: 503, message: "Index file is not a readable skill-router index" },
+  INDEX_TOO_NEW: { status: 503, message: "Index was written by a newer skill-router" },
+  INDEX_LOCKED: { status: 503, message: "Index is locked by another writer" },
+  INDEX_OUTDATED: { status: 503, message: "Index was written by an older skill-router; run `router index` again" },
+  NO_SKILLS_FOUND: { status: 400, message: "No skills found" },
+  SKILL_NOT_FOUND: { status: 404, message: "No skill with that name" },
+  EMBEDDER_MISMATCH: { status: 409, message: "Index was built with a different embedder" },
+  MODEL_NOT_FOUND: { status: 503, message: "Model files are missing" },
+  MODEL_DOWNLOAD_FAILED: { status: 502, message: "Model download failed" },
+  INVALID_ARGUMENT: { status: 400, message: "Invalid argument" },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export class RouterError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message?: string, details?: Record<string, unknown>) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.name = "RouterError";
+    this.code = code;
+    this.status = ERROR_CATALOGUE[code].status;
+    this.details = details;
+  }
+
+  toJSON(): { code: ErrorCode; message: string; details?: Record<string, unknown> } {
+    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+  }
+}
+
+export function createError(code: ErrorCode, message?: string, details?: Record<string, unknown>): RouterError {
+  return new RouterError(code, message, details);
+}
+
+export function isRouterError(error: unknown): error is RouterError {
+  return error instanceof RouterError;
+}

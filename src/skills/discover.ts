@@ -1,0 +1,148 @@
+import type { Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { MAX_LISTED_FILES } from "./limits.js";
+import type { SkillProblem } from "./types.js";
+
+/** A place skills can come from, found by walking an indexed root. */
+export type SkillSource =
+  | { type: "skill-folder"; file: string; folder: string; files: string[] }
+  | { type: "json"; file: string }
+  | { type: "zip"; file: string };
+
+export interface Discovery {
+  sources: SkillSource[];
+  problems: SkillProblem[];
+  warnings: SkillProblem[];
+}
+
+const SKILL_FILES = ["SKILL.md", "skill.md"];
+const LISTED_FOLDERS = ["scripts", "references", "assets", "modules"];
+
+type EntryType = "file" | "dir";
+
+/**
+ * Walks a root in a stable (sorted) order. Skips hidden entries, `.disabled` entries and node_modules,
+ * never follows a symlink out of the root, and never enters a folder twice (symlink loops).
+ */
+export async function discover(root: string): Promise<Discovery> {
+  const absoluteRoot = path.resolve(root);
+  if ((await stat(absoluteRoot)).isDirectory()) {
+    const walker = new Walker(await realpath(absoluteRoot));
+    await walker.walkFolder(absoluteRoot);
+    return walker.result;
+  }
+  // A single file given as the root: its folder bounds where symlinks may lead.
+  const walker = new Walker(await realpath(path.dirname(absoluteRoot)));
+  await walker.addRootFile(absoluteRoot);
+  return walker.result;
+}
+
+class Walker {
+  readonly result: Discovery = { sources: [], problems: [], warnings: [] };
+  private readonly visited = new Set<string>();
+
+  constructor(private readonly realRoot: string) {}
+
+  async walkFolder(folder: string): Promise<void> {
+    const entries = await this.readFolder(folder);
+    if (entries === undefined) return;
+    const skillFile = SKILL_FILES.find((name) => entries.get(name) === "file");
+    if (skillFile) {
+      // A skill folder is a leaf: its scripts and references are listed, never searched for more skills.
+      await this.addSkillFolder(path.join(folder, skillFile), entries);
+      return;
+    }
+    for (const [name, type] of entries) {
+      const full = path.join(folder, name);
+      if (type === "dir") await this.walkFolder(full);
+      else this.addFile(full);
+    }
+  }
+
+  async addRootFile(file: string): Promise<void> {
+    if (SKILL_FILES.includes(path.basename(file))) await this.addSkillFolder(file, await this.readFolder(path.dirname(file)));
+    else if (!this.addFile(file)) this.result.problems.push({ file, reason: "not a skill folder, SKILL.md, skill.md, tool definition (.json) or .zip archive" });
+  }
+
+  /** Adds a tool file or zip archive; other files are not skill sources. */
+  private addFile(file: string): boolean {
+    const lower = file.toLowerCase();
+    if (lower.endsWith(".json")) this.result.sources.push({ type: "json", file });
+    else if (lower.endsWith(".zip")) this.result.sources.push({ type: "zip", file });
+    else return false;
+    return true;
+  }
+
+  /** Lists a folder as name -> type, sorted, with skipped names removed and symlinks resolved inside the root. */
+  private async readFolder(folder: string): Promise<Map<string, EntryType> | undefined> {
+    let real: string;
+    let dirents: Dirent[];
+    try {
+      real = await realpath(folder);
+      if (!isInside(this.realRoot, real)) {
+        this.result.warnings.push({ file: folder, reason: `symbolic link points outside the indexed root (${real}); not followed` });
+        return undefined;
+      }
+      if (this.visited.has(real)) return undefined;
+      this.visited.add(real);
+      dirents = await readdir(folder, { withFileTypes: true });
+    } catch (error) {
+      this.result.problems.push({ file: folder, reason: `cannot read folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
+      return undefined;
+    }
+    const entries = new Map<string, EntryType>();
+    for (const dirent of dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (isSkippedName(dirent.name)) continue;
+      const full = path.join(folder, dirent.name);
+      const type = dirent.isSymbolicLink() ? await this.followLink(full) : dirent.isDirectory() ? "dir" : dirent.isFile() ? "file" : undefined;
+      if (type) entries.set(dirent.name, type);
+    }
+    return entries;
+  }
+
+  /** The type a symlink points at, or undefined (with a warning) when it is broken or leaves the root. */
+  private async followLink(link: string): Promise<EntryType | undefined> {
+    let target: string;
+    try {
+      target = await realpath(link);
+    } catch {
+      this.result.warnings.push({ file: link, reason: "broken symbolic link; skipped" });
+      return undefined;
+    }
+    if (!isInside(this.realRoot, target)) {
+      this.result.warnings.push({ file: link, reason: `symbolic link points outside the indexed root (${target}); not followed` });
+      return undefined;
+    }
+    const stats = await stat(target);
+    return stats.isDirectory() ? "dir" : stats.isFile() ? "file" : undefined;
+  }
+
+  private async addSkillFolder(file: string, entries: Map<string, EntryType> | undefined): Promise<void> {
+    const folder = path.dirname(file);
+    const files: string[] = [];
+    for (const listed of LISTED_FOLDERS) {
+      if (entries?.get(listed) === "dir") await this.listFiles(path.join(folder, listed), listed, files);
+    }
+    this.result.sources.push({ type: "skill-folder", file, folder, files: files.sort() });
+  }
+
+  /** Lists files below a supporting folder (relative paths), without reading them. */
+  private async listFiles(folder: string, relative: string, files: string[]): Promise<void> {
+    const entries = await this.readFolder(folder);
+    for (const [name, type] of entries ?? []) {
+      if (files.length >= MAX_LISTED_FILES) return;
+      if (type === "dir") await this.listFiles(path.join(folder, name), `${relative}/${name}`, files);
+      else files.push(`${relative}/${name}`);
+    }
+  }
+}
+
+function isSkippedName(name: string): boolean {
+  return name.startsWith(".") || name.endsWith(".disabled") || name === "node_modules";
+}
+
+function isInside(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}

@@ -1,0 +1,7 @@
+// Bounds that keep one bad or hostile file from stalling or exhausting an index run.
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024; // a SKILL.md or skill.md
+export const MAX_JSON_FILE_BYTES = 64 * 1024 * 1024; // a tool definition file (MCP dumps can be large)
+export const MAX_ZIP_FILE_BYTES = 64 * 1024 * 1024; // a zip archive on disk
+export const MAX_ZIP_ENTRIES = 10_000;
+export const MAX_ZIP_TOTAL_UNCOMPRESSED_BYTES = 256 * 1024 * 1024; // sum of declared sizes in one archive
+export const MAX_LISTED_FILES = 1_000; // supporting files listed per skill

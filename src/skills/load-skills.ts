@@ -1,0 +1,132 @@
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import pLimit from "p-limit";
+import { agentSkillParser } from "./agent-skill.js";
+import { contentHash, skillId } from "./content-hash.js";
+import { decodeText, formatBytes } from "./decode-text.js";
+import { discover, type SkillSource } from "./discover.js";
+import { evalSetParser } from "./eval-set.js";
+import { MAX_JSON_FILE_BYTES, MAX_SKILL_FILE_BYTES } from "./limits.js";
+import { skillMdParser } from "./skill-md.js";
+import { toolJsonParser } from "./tool-json.js";
+import type { ParsedSkill, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
+import { readZipArchive } from "./zip-archive.js";
+
+/** A skill as read from its source: everything but the token count, which is computed only for changed skills. */
+export type LoadedSkill = Omit<Skill, "tokens">;
+
+export interface LoadResult {
+  skills: LoadedSkill[];
+  /** Files that could not be indexed, with the reason. */
+  invalid: SkillProblem[];
+  /** Indexed, but worth a look (name/folder mismatch, duplicates, symlinks not followed...). */
+  warnings: SkillProblem[];
+  /** JSON files that are not tool definitions; not an error, listed for --verbose. */
+  ignored: SkillProblem[];
+}
+
+export type LoadProgress = (done: number, total: number, file: string) => void;
+
+const READ_CONCURRENCY = 16;
+const FOLDER_PARSERS: SkillParser[] = [agentSkillParser, skillMdParser];
+// An eval set is tried first: its top-level object would otherwise be scanned as a tool file.
+const JSON_PARSERS: SkillParser[] = [evalSetParser, toolJsonParser];
+
+/**
+ * Reads every skill under the roots, in a stable order: roots as given, then sorted paths. When two skills
+ * share a name the first one wins and the other is reported, so every run resolves it the same way.
+ */
+export async function loadSkills(roots: string[], onProgress?: LoadProgress): Promise<LoadResult> {
+  const result: LoadResult = { skills: [], invalid: [], warnings: [], ignored: [] };
+  const found: { root: string; source: SkillSource }[] = [];
+  for (const root of roots) {
+    const discovery = await discover(root);
+    result.invalid.push(...discovery.problems);
+    result.warnings.push(...discovery.warnings);
+    found.push(...discovery.sources.map((source) => ({ root: path.resolve(root), source })));
+  }
+  // Reading overlaps file I/O; results are consumed in discovery order, so the outcome stays deterministic.
+  const limit = pLimit(READ_CONCURRENCY);
+  const parsing = found.map(({ source }) => limit(() => parseSource(source)));
+  const winners = new Map<string, LoadedSkill>();
+  for (const [index, { root, source }] of found.entries()) {
+    onProgress?.(index, found.length, source.file);
+    const outcome = await parsing[index]!;
+    result.invalid.push(...outcome.invalid);
+    result.warnings.push(...outcome.warnings);
+    result.ignored.push(...outcome.ignored);
+    for (const parsed of outcome.skills) {
+      const winner = winners.get(parsed.name);
+      if (winner) {
+        result.warnings.push({ file: parsed.sourcePath, reason: `duplicate name "${parsed.name}", already defined by ${winner.sourcePath}; skipped` });
+        continue;
+      }
+      const skill = { ...parsed, id: skillId(parsed.kind, parsed.name), root, contentHash: contentHash(parsed) };
+      winners.set(parsed.name, skill);
+      result.skills.push(skill);
+      result.warnings.push(...parsed.warnings.map((reason) => ({ file: parsed.sourcePath, reason })));
+    }
+  }
+  onProgress?.(found.length, found.length, "");
+  return result;
+}
+
+/** The skills of one source and what went wrong with it, before duplicates are resolved. */
+interface SourceOutcome {
+  skills: ParsedSkill[];
+  invalid: SkillProblem[];
+  warnings: SkillProblem[];
+  ignored: SkillProblem[];
+}
+
+async function parseSource(source: SkillSource): Promise<SourceOutcome> {
+  const outcome: SourceOutcome = { skills: [], invalid: [], warnings: [], ignored: [] };
+  if (source.type === "zip") {
+    const archive = await readZipArchive(source.file);
+    outcome.invalid.push(...archive.problems);
+    outcome.warnings.push(...archive.warnings);
+    outcome.skills = archive.documents.flatMap((document) => runParsers(FOLDER_PARSERS, document, outcome));
+    return outcome;
+  }
+  const limit = source.type === "json" ? MAX_JSON_FILE_BYTES : MAX_SKILL_FILE_BYTES;
+  const document = await readDocument(source, limit, outcome);
+  if (document) outcome.skills = runParsers(source.type === "json" ? JSON_PARSERS : FOLDER_PARSERS, document, outcome);
+  return outcome;
+}
+
+/** The first parser that accepts the file name and recognises the content decides. */
+function runParsers(parsers: SkillParser[], document: SkillDocument, result: SourceOutcome): ParsedSkill[] {
+  const fileName = path.posix.basename(document.path);
+  let unrecognised = "no parser for this file";
+  for (const parser of parsers.filter((candidate) => candidate.accepts(fileName))) {
+    const parsed = parser.parse(document);
+    if (parsed.unrecognised !== undefined) {
+      unrecognised = parsed.unrecognised;
+      continue;
+    }
+    result.invalid.push(...parsed.problems);
+    return parsed.skills;
+  }
+  result.ignored.push({ file: document.path, reason: unrecognised });
+  return [];
+}
+
+async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit: number, result: SourceOutcome): Promise<SkillDocument | undefined> {
+  try {
+    const size = (await stat(source.file)).size;
+    if (size > limit) {
+      result.invalid.push({ file: source.file, reason: `file is ${formatBytes(size)}, the limit is ${formatBytes(limit)}` });
+      return undefined;
+    }
+    const decoded = decodeText(await readFile(source.file));
+    if ("reason" in decoded) {
+      result.invalid.push({ file: source.file, reason: decoded.reason });
+      return undefined;
+    }
+    const folder = path.dirname(source.file);
+    return { path: source.file, text: decoded.text, folderName: path.basename(folder), files: source.type === "skill-folder" ? source.files : [] };
+  } catch (error) {
+    result.invalid.push({ file: source.file, reason: `cannot read file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
+    return undefined;
+  }
+}

@@ -1,0 +1,76 @@
+import { splitFrontmatter } from "./frontmatter.js";
+import { skillInjection } from "./injection.js";
+import { folderOf, readOptionalFields, supportingFiles } from "./skill-fields.js";
+import { descriptionProblem, SKILL_DESCRIPTION_MAX, SKILL_NAME_MAX, toolNameProblem } from "./validate.js";
+import type { ParseResult, SkillDocument, SkillParser } from "./types.js";
+
+const MODULE_FILE = /^modules\/[^/]+\/module\.json$/;
+
+/** Lowercase `skill.md` folders: frontmatter optional, name from the folder, description from the first paragraph. */
+export const skillMdParser: SkillParser = {
+  name: "skill-md",
+  accepts: (fileName) => fileName === "skill.md",
+  parse(document: SkillDocument): ParseResult {
+    let frontmatter;
+    try {
+      frontmatter = splitFrontmatter(document.text);
+    } catch (error) {
+      return { skills: [], problems: [{ file: document.path, reason: (error as Error).message }] };
+    }
+    const data = frontmatter.data ?? {};
+    const body = frontmatter.body.trim();
+    const errors: string[] = [];
+    const warnings: string[] = [];
+
+    const name = data["name"] ?? folderSlug(document.folderName);
+    const nameError = toolNameProblem(name) ?? (typeof name === "string" && name.length > SKILL_NAME_MAX ? `'name' is longer than ${SKILL_NAME_MAX} characters` : undefined);
+    if (nameError) errors.push(nameError);
+    const description = data["description"] ?? firstParagraph(body);
+    const descriptionError = descriptionProblem(description, SKILL_DESCRIPTION_MAX);
+    if (descriptionError) errors.push(data["description"] === undefined ? "no description: add a 'description' field or a first paragraph" : descriptionError);
+    const metadata = readOptionalFields(data, errors, warnings);
+    if (errors.length > 0) return { skills: [], problems: [{ file: document.path, reason: errors.join("; ") }] };
+
+    const files = supportingFiles(document.files);
+    if (files.length > 0) metadata.supportingFiles = files;
+    const modules = document.files.filter((file) => MODULE_FILE.test(file));
+    if (modules.length > 0) metadata.modules = modules;
+    return {
+      skills: [
+        {
+          name: name as string,
+          kind: "skill",
+          format: "skill-md",
+          description: (description as string).trim(),
+          body,
+          injection: skillInjection(body, folderOf(document.path), [...files, ...modules]),
+          sourcePath: document.path,
+          metadata,
+          warnings,
+        },
+      ],
+      problems: [],
+    };
+  },
+};
+
+/** A folder name made into a skill name: lowercase words joined by single hyphens. */
+function folderSlug(folderName: string): string {
+  return folderName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+}
+
+/** The first paragraph of prose (not a heading, list marker or fence), cut to the description limit at a word. */
+function firstParagraph(body: string): string | undefined {
+  for (const block of body.split(/\r?\n\s*\r?\n/)) {
+    const text = block
+      .split(/\r?\n/)
+      .filter((line) => !line.trimStart().startsWith("#"))
+      .join("\n")
+      .trim();
+    if (text === "" || text.startsWith("```") || text.startsWith("<!--")) continue;
+    const prose = text.replace(/\s+/g, " ");
+    if (prose.length <= SKILL_DESCRIPTION_MAX) return prose;
+    return prose.slice(0, prose.lastIndexOf(" ", SKILL_DESCRIPTION_MAX - 1)).trimEnd();
+  }
+  return undefined;
+}

@@ -1,0 +1,86 @@
+export type SkillKind = "skill" | "tool";
+
+export type SkillFormat =
+  | "agent-skill" // SKILL.md with YAML frontmatter (agentskills.io)
+  | "skill-md" // lowercase skill.md folder, frontmatter optional
+  | "openai-function" // {"type":"function","function":{...}}
+  | "bare-function" // {name, description, parameters}
+  | "mcp-tool" // an entry of an MCP tools/list result
+  | "eval-set"; // a skill of a labelled evaluation set (../shared/eval format)
+
+export interface SkillMetadata {
+  license?: string;
+  compatibility?: string;
+  metadata?: Record<string, string>;
+  allowedTools?: string[];
+  /** Files under scripts/, references/ and assets/, relative to the skill folder; listed, never read. */
+  supportingFiles?: string[];
+  /** skill.md folders: modules/<name>/module.json files, relative to the skill folder. */
+  modules?: string[];
+  /** Tools: the JSON schema of the arguments. */
+  parameters?: unknown;
+  /** Tools: the name the agent calls (the routing name may carry a server prefix). */
+  toolName?: string;
+  /** MCP tools: the server the tool belongs to. */
+  server?: string;
+  /** Eval-set skills: the example user requests shipped with the set. */
+  exampleQueries?: string[];
+}
+
+/** A file that holds one or more skills, read from disk or from inside a zip archive. */
+export interface SkillDocument {
+  /** Path shown to people: an absolute path, or `archive.zip!/inner/path` inside a zip. */
+  path: string;
+  text: string;
+  /** Name of the folder that holds the file. */
+  folderName: string;
+  /** Other files of the skill folder, relative to it (only for folder formats). */
+  files: string[];
+}
+
+/** What a parser extracts from a document, before the indexer adds id, hash and token count. */
+export interface ParsedSkill {
+  name: string;
+  kind: SkillKind;
+  format: SkillFormat;
+  description: string;
+  /** Markdown body (skills) or the tool definition as JSON (tools). */
+  body: string;
+  /** Exactly what would be injected into the agent's context. */
+  injection: string;
+  sourcePath: string;
+  metadata: SkillMetadata;
+  warnings: string[];
+}
+
+export interface Skill extends ParsedSkill {
+  /** Stable across runs: derived from kind and name, which are unique in an index. */
+  id: string;
+  /** The indexed root (as given on the command line, resolved) that holds the skill. */
+  root: string;
+  /** sha256 of everything that affects routing or injection. */
+  contentHash: string;
+  /** Tokens the injection costs (see skills/token-count.ts for the tokenizer). */
+  tokens: number;
+}
+
+/** A file or folder that could not be indexed, with the reason. */
+export interface SkillProblem {
+  file: string;
+  reason: string;
+}
+
+export interface ParseResult {
+  skills: ParsedSkill[];
+  problems: SkillProblem[];
+  /** Set when the file is not of this parser's format at all (so another parser may try it). */
+  unrecognised?: string;
+}
+
+/** One parser per source format; all of them pass test/skills/parser-conformance.test.ts. */
+export interface SkillParser {
+  readonly name: string;
+  /** True when this parser reads files with this base name. */
+  accepts(fileName: string): boolean;
+  parse(document: SkillDocument): ParseResult;
+}

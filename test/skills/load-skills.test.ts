@@ -1,0 +1,146 @@
+import { chmodSync, mkdirSync, symlinkSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadSkills } from "../../src/skills/load-skills.js";
+import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
+import { writeZip } from "../helpers/zip.js";
+
+const names = (result: Awaited<ReturnType<typeof loadSkills>>) => result.skills.map((skill) => skill.name);
+
+describe("loadSkills", () => {
+  it("reads every format under a root in a stable order", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "b-skill");
+    writeAgentSkill(root, "a-skill", { files: { "scripts/run.sh": "echo", "references/doc.md": "x" } });
+    writeFile(path.join(root, "lower", "skill.md"), "Lowercase skill that summarises logs.\n");
+    writeFile(path.join(root, "tools", "openai.json"), JSON.stringify([{ type: "function", function: { name: "lookup", description: "Look things up", parameters: {} } }]));
+    await writeZip(path.join(root, "zipped.zip"), { "zipped-skill/SKILL.md": "---\nname: zipped-skill\ndescription: From a zip\n---\nBody\n", "zipped-skill/scripts/a.py": "print(1)" });
+
+    const result = await loadSkills([root]);
+    expect(result.invalid).toEqual([]);
+    expect(names(result)).toEqual(["a-skill", "b-skill", "lower", "lookup", "zipped-skill"]);
+    const zipped = result.skills.find((skill) => skill.name === "zipped-skill")!;
+    expect(zipped.sourcePath).toBe(`${path.join(root, "zipped.zip")}!/zipped-skill/SKILL.md`);
+    expect(zipped.metadata.supportingFiles).toEqual(["scripts/a.py"]);
+    expect(result.skills.find((skill) => skill.name === "a-skill")!.metadata.supportingFiles).toEqual(["references/doc.md", "scripts/run.sh"]);
+    for (const skill of result.skills) {
+      expect(skill.id).toMatch(/^[0-9a-f]{16}$/);
+      expect(skill.contentHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(skill.root).toBe(root);
+    }
+  });
+
+  it("skips .disabled entries, hidden folders and node_modules", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "kept");
+    writeAgentSkill(root, "off.disabled", { name: "off" });
+    writeAgentSkill(root, ".hidden", { name: "hidden" });
+    writeAgentSkill(path.join(root, "node_modules"), "dep", { name: "dep" });
+    writeFile(path.join(root, "tools.json.disabled"), "{}");
+    expect(names(await loadSkills([root]))).toEqual(["kept"]);
+  });
+
+  it("never follows a symlink out of the root, and survives symlink loops", async () => {
+    const outside = tempDir();
+    writeAgentSkill(outside, "secret");
+    const root = tempDir();
+    writeAgentSkill(root, "inside");
+    symlinkSync(path.join(outside, "secret"), path.join(root, "linked-out"));
+    symlinkSync(root, path.join(root, "loop"));
+    symlinkSync(path.join(root, "inside"), path.join(root, "alias"));
+    writeAgentSkill(root, "with-link", { files: { "scripts/ok.sh": "" } });
+    symlinkSync(outside, path.join(root, "with-link", "references"));
+
+    const result = await loadSkills([root]);
+    expect(names(result)).toEqual(["inside", "with-link"]);
+    expect(result.warnings.map((warning) => warning.file)).toEqual(
+      expect.arrayContaining([path.join(root, "linked-out"), path.join(root, "with-link", "references")]),
+    );
+    // the alias and the loop point inside the root at folders already read: each skill is read once
+    expect(result.warnings.filter((warning) => warning.reason.startsWith("duplicate"))).toEqual([]);
+    expect(result.skills.find((skill) => skill.name === "with-link")!.metadata.supportingFiles).toEqual(["scripts/ok.sh"]);
+  });
+
+  it("reports binary and huge files and goes on", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "good");
+    writeFile(path.join(root, "binary", "SKILL.md"), Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0xff, 0x00]));
+    writeFile(path.join(root, "latin1", "SKILL.md"), Buffer.from("---\nname: latin1\ndescription: caf\xe9\n---\n", "latin1"));
+    writeFile(path.join(root, "huge", "SKILL.md"), `---\nname: huge\ndescription: big\n---\n${"x".repeat(1024 * 1024)}`);
+    const result = await loadSkills([root]);
+    expect(names(result)).toEqual(["good"]);
+    expect(result.invalid).toEqual([
+      { file: path.join(root, "binary", "SKILL.md"), reason: "binary file (contains NUL bytes), expected UTF-8 text" },
+      { file: path.join(root, "huge", "SKILL.md"), reason: "file is 1.0 MiB, the limit is 1.0 MiB" },
+      { file: path.join(root, "latin1", "SKILL.md"), reason: "not valid UTF-8 text" },
+    ]);
+  });
+
+  it("refuses a zip that tries to escape its folder, and reads the rest", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "good");
+    await writeZip(path.join(root, "evil.zip"), { "../evil/SKILL.md": "---\nname: evil\ndescription: escapes\n---\n" });
+    await writeZip(path.join(root, "links.zip"), { "ok/SKILL.md": "---\nname: ok\ndescription: fine\n---\n" }, { symlinks: { "ok/scripts/passwd": "/etc/passwd" } });
+    writeFile(path.join(root, "broken.zip"), "this is not a zip");
+    const result = await loadSkills([root]);
+    expect(names(result)).toEqual(["good", "ok"]);
+    expect(result.invalid.map((problem) => [path.basename(problem.file), problem.reason])).toEqual([
+      ["broken.zip", expect.stringMatching(/^unsafe or damaged zip archive: /)],
+      ["evil.zip", "unsafe or damaged zip archive: invalid relative path: ../evil/SKILL.md"],
+    ]);
+    expect(result.warnings).toEqual([{ file: `${path.join(root, "links.zip")}!/ok/scripts/passwd`, reason: "symbolic link inside a zip archive; not followed" }]);
+    expect(result.skills.find((skill) => skill.name === "ok")!.metadata.supportingFiles).toBeUndefined();
+  });
+
+  it("bounds what a zip may inflate to", async () => {
+    const root = tempDir();
+    await writeZip(path.join(root, "bomb.zip"), { "bomb/SKILL.md": `---\nname: bomb\ndescription: big\n---\n${"0".repeat(2 * 1024 * 1024)}` });
+    const result = await loadSkills([root]);
+    expect(result.skills).toEqual([]);
+    expect(result.invalid[0]!.reason).toBe("file is 2.0 MiB, the limit is 1.0 MiB");
+  });
+
+  it("resolves duplicate names the same way every run: the first root, then the first path, wins", async () => {
+    const first = tempDir();
+    const second = tempDir();
+    writeAgentSkill(first, "zz", { name: "shared", description: "first copy" });
+    writeAgentSkill(first, "aa", { name: "shared", description: "earlier path" });
+    writeAgentSkill(second, "shared", { description: "second root" });
+    for (let run = 0; run < 2; run++) {
+      const result = await loadSkills([first, second]);
+      expect(result.skills.map((skill) => skill.description)).toEqual(["earlier path"]);
+      const duplicates = result.warnings.filter((warning) => warning.reason.startsWith("duplicate"));
+      expect(duplicates.map((warning) => warning.file)).toEqual([path.join(first, "zz", "SKILL.md"), path.join(second, "shared", "SKILL.md")]);
+      expect(duplicates[0]!.reason).toBe(`duplicate name "shared", already defined by ${path.join(first, "aa", "SKILL.md")}; skipped`);
+    }
+  });
+
+  it("reports an unreadable folder and indexes the rest", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "readable");
+    writeAgentSkill(path.join(root, "locked"), "inner");
+    chmodSync(path.join(root, "locked"), 0o000);
+    try {
+      if (process.getuid?.() === 0) {
+        // root reads anything; the CLI test runs the same case as an unprivileged user instead
+        expect(names(await loadSkills([root]))).toEqual(["inner", "readable"]);
+        return;
+      }
+      const result = await loadSkills([root]);
+      expect(names(result)).toEqual(["readable"]);
+      expect(result.invalid).toEqual([{ file: path.join(root, "locked"), reason: "cannot read folder (EACCES)" }]);
+    } finally {
+      chmodSync(path.join(root, "locked"), 0o755);
+    }
+  });
+
+  it("accepts single files as roots", async () => {
+    const root = tempDir();
+    const skillFile = writeAgentSkill(root, "solo");
+    const tools = writeFile(path.join(root, "t.json"), JSON.stringify({ name: "t", description: "tool", parameters: {} }));
+    mkdirSync(path.join(root, "empty"));
+    expect(names(await loadSkills([skillFile, tools]))).toEqual(["solo", "t"]);
+    const notSkill = writeFile(path.join(root, "notes.txt"), "hello");
+    expect((await loadSkills([notSkill])).invalid[0]!.reason).toMatch(/not a skill folder/);
+  });
+});
