@@ -1,0 +1,34 @@
+import type { IndexDatabase } from "./database.js";
+
+/** Facts about the index as a whole, kept in the `meta` table. */
+export interface IndexMeta {
+  /** Bumped by every run that changed something; servers compare it to know when to reload. */
+  indexVersion: number;
+  updatedAt: string | undefined;
+  embedder: string | undefined;
+  dimension: number | undefined;
+  roots: string[];
+}
+
+export function readMeta(db: IndexDatabase): IndexMeta {
+  const rows = db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[];
+  const meta = new Map(rows.map((row) => [row.key, row.value]));
+  const roots = db.prepare("SELECT path FROM roots ORDER BY position").pluck().all() as string[];
+  return {
+    indexVersion: Number(meta.get("index_version") ?? 0),
+    updatedAt: meta.get("updated_at"),
+    embedder: meta.get("embedder"),
+    dimension: meta.has("dimension") ? Number(meta.get("dimension")) : undefined,
+    roots,
+  };
+}
+
+export function writeMetaValue(db: IndexDatabase, key: string, value: string): void {
+  db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
+}
+
+export function writeRoots(db: IndexDatabase, roots: string[]): void {
+  db.prepare("DELETE FROM roots").run();
+  const insert = db.prepare("INSERT INTO roots (position, path) VALUES (?, ?)");
+  roots.forEach((root, position) => insert.run(position, root));
+}
