@@ -1,0 +1,58 @@
+import { Command } from "commander";
+import { runIndex, type IndexSummary } from "../indexer/run-index.js";
+import type { SkillProblem } from "../skills/types.js";
+import { dbOption } from "./db-option.js";
+import { EXIT } from "./exit-codes.js";
+import { createProgress } from "./progress.js";
+
+const LISTED_WARNINGS = 10;
+
+export function indexCommand(): Command {
+  return new Command("index")
+    .description("read skills (SKILL.md / skill.md folders, tool .json files, .zip archives) into the index; the index mirrors the given paths")
+    .argument("<path...>", "skill folders or files to index")
+    .addOption(dbOption())
+    .option("--json", "print the summary as JSON")
+    .option("--strict", `exit with code ${EXIT.INVALID_SKILLS} when any skill is invalid`)
+    .option("--allow-empty", "accept a run that finds no skills (empties the index)")
+    .option("-v, --verbose", "list every warning and every ignored file")
+    .option("-q, --quiet", "no progress output")
+    .action(async (paths: string[], options: { db: string; json?: boolean; strict?: boolean; allowEmpty?: boolean; verbose?: boolean; quiet?: boolean }) => {
+      const reading = createProgress("reading", process.stderr, !options.quiet && !options.json);
+      const writing = createProgress("writing", process.stderr, !options.quiet && !options.json);
+      const summary = await runIndex({
+        paths,
+        db: options.db,
+        allowEmpty: options.allowEmpty ?? false,
+        onProgress: (event) => (event.stage === "read" ? reading.update(event.done, event.total, event.file) : writing.update(event.done, event.total)),
+      });
+      reading.finish();
+      writing.finish();
+      process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, options.verbose ?? false));
+      if (options.strict && summary.invalid.length > 0) process.exitCode = EXIT.INVALID_SKILLS;
+    });
+}
+
+function formatSummary(summary: IndexSummary, verbose: boolean): string {
+  const lines = [
+    `Indexed ${summary.skills} skills into ${summary.db} (index version ${summary.indexVersion}) in ${(summary.durationMs / 1000).toFixed(1)} s`,
+    `  added      ${summary.added.length}`,
+    `  updated    ${summary.updated.length}`,
+    `  unchanged  ${summary.unchanged}`,
+    `  removed    ${summary.removed.length}`,
+    `  invalid    ${summary.invalid.length}`,
+    `  warnings   ${summary.warnings.length}`,
+  ];
+  if (summary.invalid.length > 0) lines.push("", "Invalid (not indexed):", ...problemLines(summary.invalid));
+  if (summary.warnings.length > 0) {
+    const shown = verbose ? summary.warnings : summary.warnings.slice(0, LISTED_WARNINGS);
+    lines.push("", "Warnings:", ...problemLines(shown));
+    if (shown.length < summary.warnings.length) lines.push(`  ... ${summary.warnings.length - shown.length} more (--verbose lists them all)`);
+  }
+  if (verbose && summary.ignored.length > 0) lines.push("", "Ignored (not skill sources):", ...problemLines(summary.ignored));
+  return `${lines.join("\n")}\n`;
+}
+
+function problemLines(problems: SkillProblem[]): string[] {
+  return problems.map((problem) => `  ${problem.file}: ${problem.reason}`);
+}

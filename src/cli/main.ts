@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from "commander";
+import { isRouterError } from "../errors.js";
+import { VERSION } from "../version.js";
+import { EXIT, exitCodeFor } from "./exit-codes.js";
+import { indexCommand } from "./index-command.js";
+import { serveCommand } from "./serve-command.js";
+import { showCommand } from "./show-command.js";
+import { skillsCommand } from "./skills-command.js";
+
+// `router skills | head` closes stdout early; that is the reader's choice, not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(EXIT.OK);
+  throw error;
+});
+
+const program = new Command("router")
+  .description("skill-router: tells an LLM agent which installed skill to inject for a message, or none")
+  .version(VERSION)
+  .showHelpAfterError("(add --help for usage)")
+  .exitOverride();
+
+for (const command of [indexCommand(), skillsCommand(), showCommand(), serveCommand()]) {
+  program.addCommand(command.showHelpAfterError("(add --help for usage)").exitOverride());
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = reportError(error);
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Commander already printed the message (or the help/version text, which exit with code 0).
+    return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+  }
+  if (isRouterError(error)) {
+    process.stderr.write(`error [${error.code}]: ${error.message}\n`);
+    return exitCodeFor(error.code);
+  }
+  process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return EXIT.FAILURE;
+}

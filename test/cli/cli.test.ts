@@ -1,0 +1,85 @@
+import { chmodSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
+
+const COMMANDS = ["index", "skills", "show", "serve"];
+
+describe("router CLI", () => {
+  it("has --help on every command", () => {
+    const top = runCli(["--help"]);
+    expect(top.status).toBe(0);
+    for (const command of COMMANDS) {
+      expect(top.stdout).toContain(command);
+      const help = runCli([command, "--help"]);
+      expect(help.status, command).toBe(0);
+      expect(help.stdout).toContain(`Usage: router ${command}`);
+    }
+  });
+
+  it("exits 2 with a clear message on a missing or empty path", () => {
+    const db = path.join(tempDir(), "r.db");
+    const none = runCli(["index", "--db", db]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain("missing required argument 'path'");
+    const missing = runCli(["index", "/does/not/exist", "--db", db]);
+    expect([missing.status, missing.stderr.trim()]).toEqual([2, "error [PATH_NOT_FOUND]: Path does not exist: /does/not/exist"]);
+    const empty = runCli(["index", "", "--db", db]);
+    expect([empty.status, empty.stderr.trim()]).toEqual([2, "error [PATHS_MISSING]: An empty path was given"]);
+    const emptyFolder = runCli(["index", tempDir(), "--db", db]);
+    expect(emptyFolder.status).toBe(2);
+    expect(emptyFolder.stderr).toContain("error [NO_SKILLS_FOUND]");
+    expect(runCli(["index", "x", "--bogus"]).status).toBe(2);
+  });
+
+  it("indexes, lists, and shows exactly what would be injected", () => {
+    const root = tempDir();
+    const db = path.join(tempDir(), "r.db");
+    writeAgentSkill(root, "k8s-debug", { description: "Debug crashing Kubernetes pods", body: "# K8s\n\nRun kubectl describe pod.\n", files: { "scripts/logs.sh": "kubectl logs" } });
+    writeFile(path.join(root, "bad", "SKILL.md"), "---\nname: Bad Name\ndescription: x\n---\n");
+
+    const indexed = runCli(["index", root, "--db", db]);
+    expect(indexed.status).toBe(0);
+    expect(indexed.stdout).toMatch(/^Indexed 1 skills into .* \(index version 1\)/);
+    expect(indexed.stdout).toContain("  added      1\n");
+    expect(indexed.stdout).toContain(`${path.join(root, "bad", "SKILL.md")}: 'name' "Bad Name" must be lowercase`);
+    expect(runCli(["index", root, "--db", db, "--strict"]).status).toBe(4);
+
+    const json = JSON.parse(runCli(["index", root, "--db", db, "--json"]).stdout);
+    expect([json.unchanged, json.invalid.length]).toEqual([1, 1]);
+
+    const listed = JSON.parse(runCli(["skills", "--json", "--db", db]).stdout);
+    expect(listed).toEqual([expect.objectContaining({ name: "k8s-debug", kind: "skill", format: "agent-skill", description: "Debug crashing Kubernetes pods" })]);
+
+    const shown = runCli(["show", "k8s-debug", "--db", db]);
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toBe(`# K8s\n\nRun kubectl describe pod.\n\nSupporting files (relative to ${path.join(root, "k8s-debug")}):\n- scripts/logs.sh\n`);
+    const unknown = runCli(["show", "nope", "--db", db]);
+    expect([unknown.status, unknown.stderr]).toEqual([3, expect.stringContaining("error [SKILL_NOT_FOUND]")]);
+  });
+
+  it("explains a missing or damaged index", () => {
+    const dir = tempDir();
+    const missing = runCli(["skills", "--db", path.join(dir, "none.db")]);
+    expect([missing.status, missing.stderr]).toEqual([3, expect.stringContaining("error [INDEX_NOT_FOUND]")]);
+    const garbage = path.join(dir, "garbage.db");
+    writeFileSync(garbage, "this is not sqlite at all, just text ".repeat(200));
+    const corrupt = runCli(["skills", "--db", garbage]);
+    expect([corrupt.status, corrupt.stderr]).toEqual([1, expect.stringContaining("error [INDEX_CORRUPT]")]);
+  });
+
+  it.runIf(process.getuid?.() === 0)("reports an unreadable folder as an unprivileged user, and indexes the rest", () => {
+    const root = tempDir();
+    chmodSync(root, 0o755);
+    writeAgentSkill(root, "readable");
+    writeAgentSkill(path.join(root, "locked"), "inner");
+    chmodSync(path.join(root, "locked"), 0o000);
+    const out = tempDir();
+    chmodSync(out, 0o777);
+    const result = runCli(["index", root, "--db", path.join(out, "r.db")], { uid: 65534, env: { HOME: out } });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`${path.join(root, "locked")}: cannot read folder (EACCES)`);
+    expect(result.stdout).toContain("  added      1\n");
+  });
+});
