@@ -18,16 +18,15 @@ export function indexCommand(): Command {
     .option("-v, --verbose", "list every warning and every ignored file")
     .option("-q, --quiet", "no progress output")
     .action(async (paths: string[], options: { db: string; json?: boolean; strict?: boolean; allowEmpty?: boolean; verbose?: boolean; quiet?: boolean }) => {
-      const reading = createProgress("reading", process.stderr, !options.quiet && !options.json);
-      const writing = createProgress("writing", process.stderr, !options.quiet && !options.json);
+      const showProgress = !options.quiet && !options.json;
+      const bars = { read: createProgress("reading", process.stderr, showProgress), expand: createProgress("expanding", process.stderr, showProgress), embed: createProgress("embedding", process.stderr, showProgress) };
       const summary = await runIndex({
         paths,
         db: options.db,
         allowEmpty: options.allowEmpty ?? false,
-        onProgress: (event) => (event.stage === "read" ? reading.update(event.done, event.total, event.file) : writing.update(event.done, event.total)),
+        onProgress: (event) => bars[event.stage].update(event.done, event.total, event.stage === "read" ? event.file : ""),
       });
-      reading.finish();
-      writing.finish();
+      for (const bar of Object.values(bars)) bar.finish();
       process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, options.verbose ?? false));
       if (options.strict && summary.invalid.length > 0) process.exitCode = EXIT.INVALID_SKILLS;
     });
@@ -40,6 +39,7 @@ function formatSummary(summary: IndexSummary, verbose: boolean): string {
     `  updated    ${summary.updated.length}`,
     `  unchanged  ${summary.unchanged}`,
     `  removed    ${summary.removed.length}`,
+    `  embedded   ${summary.embedded}${summary.embedder ? ` (${summary.embedder})` : ""}`,
     `  invalid    ${summary.invalid.length}`,
     `  warnings   ${summary.warnings.length}`,
   ];

@@ -1,12 +1,19 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createError } from "../errors.js";
+import { expandManifests } from "../expand/expand-skills.js";
+import type { StoredManifest } from "../expand/manifest.js";
+import { createEmbedder } from "../models/create-embedder.js";
+import type { Embedder } from "../models/embedder.js";
 import { loadSkills, type LoadedSkill } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
-import type { Skill, SkillProblem } from "../skills/types.js";
-import { openIndexForWrite } from "../store/database.js";
+import type { SkillProblem } from "../skills/types.js";
+import { openIndexForWrite, type IndexDatabase } from "../store/database.js";
 import { readMeta, writeMetaValue, writeRoots } from "../store/index-meta.js";
+import { readManifests, upsertManifest } from "../store/manifest-rows.js";
 import { deleteSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
+import { needsFullEmbed, prepareVectorTable, replaceSkillTexts } from "../store/vectors.js";
+import { skillTexts } from "./skill-texts.js";
 
 export interface IndexOptions {
   /** Folders or files to index; the index mirrors exactly these (skills no longer found are removed). */
@@ -14,10 +21,17 @@ export interface IndexOptions {
   db: string;
   /** Allow a run that finds no skill at all (it empties the index). */
   allowEmpty?: boolean;
+  /** The embedder to use; by default one is made (and closed) for the run, only if something needs embedding. */
+  embedder?: Embedder;
   onProgress?: (event: IndexProgress) => void;
 }
 
-export type IndexProgress = { stage: "read"; done: number; total: number; file: string } | { stage: "write"; done: number; total: number };
+export type IndexProgress =
+  | { stage: "read"; done: number; total: number; file: string }
+  | { stage: "expand" | "embed"; done: number; total: number };
+
+// Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
+const EMBED_CHUNK = 64;
 
 export interface IndexSummary {
   db: string;
@@ -25,6 +39,9 @@ export interface IndexSummary {
   updated: string[];
   unchanged: number;
   removed: string[];
+  /** Skills whose texts were embedded this run (all of them when the embedder changed). */
+  embedded: number;
+  embedder: string | undefined;
   invalid: SkillProblem[];
   warnings: SkillProblem[];
   ignored: SkillProblem[];
@@ -34,8 +51,9 @@ export interface IndexSummary {
 }
 
 /**
- * Reads the skills under the paths and brings the index in line with them. Unchanged content hashes cost
- * nothing; the whole run commits in one transaction, so a crash leaves the previous index as it was.
+ * Reads the skills under the paths and brings the index in line with them: read, compare content hashes,
+ * expand changed skills into manifests, embed their texts, write. Unchanged content hashes cost nothing.
+ * The whole run commits in one transaction, so a crash leaves the previous index as it was.
  */
 export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
@@ -49,22 +67,36 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   }
 
   const db = openIndexForWrite(options.db);
+  let embedder = options.embedder;
   try {
     const stored = readSkillStates(db);
     const plan = planChanges(loaded.skills, stored);
     const changed = plan.changed.map((skill) => ({ ...skill, tokens: countTokens(skill.injection) }));
+    const manifests = await expandManifests(changed, { onProgress: (done, total) => options.onProgress?.({ stage: "expand", done, total }) });
+
+    const storedManifests = readManifests(db);
+    const manifestOf = (skill: LoadedSkill): StoredManifest => manifests.get(skill.id) ?? storedManifests.get(skill.id)!;
+    // Loading a model costs time: only when something is to be embedded, or the index has no vectors yet.
+    embedder ??= changed.length > 0 || readMeta(db).embedder === undefined ? await createEmbedder() : undefined;
+    const fullEmbed = embedder !== undefined && needsFullEmbed(db, embedder);
+    const toEmbed = fullEmbed ? loaded.skills : changed;
+
     const now = new Date().toISOString();
-    const indexVersion = db.transaction(() => {
+    const indexVersion = await inTransaction(db, async () => {
       for (const state of plan.removed) deleteSkill(db, state.id);
-      changed.forEach((skill, done) => {
+      for (const skill of changed) {
         const previous = stored.get(skill.name);
         // Same name, other kind: the old row goes first so the name stays unique.
         if (previous && previous.id !== skill.id) deleteSkill(db, previous.id);
         upsertSkill(db, skill, now);
-        options.onProgress?.({ stage: "write", done: done + 1, total: changed.length });
-      });
-      return commitRunMeta(db, roots, plan, now);
-    }).immediate();
+        upsertManifest(db, skill.id, skill.contentHash, manifests.get(skill.id)!);
+      }
+      if (embedder) {
+        prepareVectorTable(db, embedder);
+        await embedSkills(db, embedder, toEmbed, manifestOf, (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }));
+      }
+      return commitRunMeta(db, roots, plan, now, fullEmbed);
+    });
     recordRun(db, started, now, plan, loaded.invalid.length);
     return {
       db: options.db,
@@ -72,6 +104,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       updated: plan.updated.map((skill) => skill.name),
       unchanged: plan.unchanged,
       removed: plan.removed.map((state) => state.name),
+      embedded: embedder ? toEmbed.length : 0,
+      embedder: readMeta(db).embedder,
       invalid: loaded.invalid,
       warnings: loaded.warnings,
       ignored: loaded.ignored,
@@ -80,7 +114,42 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       durationMs: performance.now() - started,
     };
   } finally {
+    if (embedder && embedder !== options.embedder) await embedder.close();
     db.close();
+  }
+}
+
+/** One write transaction around async work (embedding); any failure rolls everything back. */
+async function inTransaction<T>(db: IndexDatabase, work: () => Promise<T>): Promise<T> {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = await work();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+async function embedSkills(
+  db: IndexDatabase,
+  embedder: Embedder,
+  skills: LoadedSkill[],
+  manifestOf: (skill: LoadedSkill) => StoredManifest,
+  onProgress: (done: number) => void,
+): Promise<void> {
+  for (let start = 0; start < skills.length; start += EMBED_CHUNK) {
+    const chunk = skills.slice(start, start + EMBED_CHUNK);
+    const texts = chunk.map((skill) => skillTexts(skill, manifestOf(skill).manifest));
+    const vectors = await embedder.embed(texts.flat().map((text) => text.text));
+    let offset = 0;
+    chunk.forEach((skill, index) => {
+      const own = texts[index]!;
+      replaceSkillTexts(db, skill.id, own.map((text, position) => ({ ...text, vector: vectors[offset + position]! })));
+      offset += own.length;
+    });
+    onProgress(start + chunk.length);
   }
 }
 
@@ -117,10 +186,10 @@ function planChanges(skills: LoadedSkill[], stored: Map<string, StoredSkillState
   return plan;
 }
 
-function commitRunMeta(db: ReturnType<typeof openIndexForWrite>, roots: string[], plan: ChangePlan, now: string): number {
+function commitRunMeta(db: IndexDatabase, roots: string[], plan: ChangePlan, now: string, reembedded: boolean): number {
   const meta = readMeta(db);
   const rootsChanged = meta.roots.join("\n") !== roots.join("\n");
-  const changed = plan.changed.length > 0 || plan.removed.length > 0 || rootsChanged;
+  const changed = plan.changed.length > 0 || plan.removed.length > 0 || rootsChanged || reembedded;
   if (!changed) return meta.indexVersion;
   writeRoots(db, roots);
   writeMetaValue(db, "index_version", String(meta.indexVersion + 1));
@@ -128,7 +197,7 @@ function commitRunMeta(db: ReturnType<typeof openIndexForWrite>, roots: string[]
   return meta.indexVersion + 1;
 }
 
-function recordRun(db: ReturnType<typeof openIndexForWrite>, started: number, startedAt: string, plan: ChangePlan, invalid: number): void {
+function recordRun(db: IndexDatabase, started: number, startedAt: string, plan: ChangePlan, invalid: number): void {
   const summary = { added: plan.added.length, updated: plan.updated.length, unchanged: plan.unchanged, removed: plan.removed.length, invalid, durationMs: Math.round(performance.now() - started) };
   db.prepare("INSERT INTO index_runs (started_at, finished_at, summary) VALUES (?, ?, ?)").run(startedAt, new Date().toISOString(), JSON.stringify(summary));
 }

@@ -7,7 +7,7 @@ import { listSkills } from "../../src/store/skill-rows.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 
-/** Many tools in one file: enough rows that the write transaction is still open when we kill the process. */
+/** Many tools in one file: embedding them keeps the write transaction open long enough to kill the process in it. */
 function writeManyTools(file: string, count: number): void {
   const tools = Array.from({ length: count }, (_, index) => ({
     type: "function",
@@ -24,11 +24,11 @@ describe("an index run killed with SIGKILL", () => {
     expect(runCli(["index", before, "--db", db]).status).toBe(0);
 
     const big = tempDir();
-    writeManyTools(path.join(big, "tools.json"), 30_000);
+    writeManyTools(path.join(big, "tools.json"), 2_000);
     const child = spawn(process.execPath, [CLI, "index", big, "--db", db], { stdio: ["ignore", "ignore", "pipe"] });
-    const killedWhileWriting = await new Promise<boolean>((resolve) => {
+    const killedMidTransaction = await new Promise<boolean>((resolve) => {
       child.stderr.on("data", (chunk: Buffer) => {
-        if (chunk.toString().includes("writing") && child.exitCode === null) {
+        if (chunk.toString().includes("embedding") && child.exitCode === null) {
           child.kill("SIGKILL");
           resolve(true);
         }
@@ -36,7 +36,7 @@ describe("an index run killed with SIGKILL", () => {
       child.on("exit", () => resolve(false));
     });
     await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.on("exit", resolve)));
-    expect(killedWhileWriting).toBe(true);
+    expect(killedMidTransaction).toBe(true);
     expect(child.signalCode).toBe("SIGKILL");
 
     const index = openIndexForRead(db);

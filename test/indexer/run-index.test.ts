@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { openIndexForRead } from "../../src/store/database.js";
 import { readMeta } from "../../src/store/index-meta.js";
+import { readManifests } from "../../src/store/manifest-rows.js";
 import { getSkill, listSkills } from "../../src/store/skill-rows.js";
+import { countVectors } from "../../src/store/vectors.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 
 function storedNames(db: string): string[] {
@@ -86,5 +88,46 @@ describe("runIndex", () => {
     const summary = await runIndex({ paths: [root], db });
     expect(summary.added).toEqual(["good"]);
     expect(summary.invalid.map((problem) => path.basename(path.dirname(problem.file)))).toEqual(["bad-yaml", "no-desc"]);
+  });
+});
+
+describe("runIndex manifests and vectors", () => {
+  it("stores a manifest and one vector per text, re-embeds only changed skills, and drops vectors with their skill", async () => {
+    const root = tempDir();
+    const db = path.join(tempDir(), "router.db");
+    writeAgentSkill(root, "alpha", { description: "Formats SQL queries. Use when a query is unreadable." });
+    writeAgentSkill(root, "beta");
+    const first = await runIndex({ paths: [root], db });
+    expect([first.embedded, first.embedder]).toEqual([2, "use-lite-512"]);
+
+    const index = openIndexForRead(db);
+    const texts = index.prepare("SELECT s.name, t.kind, t.text FROM texts t JOIN skills s ON s.id = t.skill_id ORDER BY t.id").all() as { name: string; kind: string; text: string }[];
+    expect(texts.filter((text) => text.name === "alpha").map((text) => [text.kind, text.text])).toContainEqual(["query", "a query is unreadable"]);
+    expect(texts.filter((text) => text.kind === "description").map((text) => text.text)).toEqual(["alpha: Formats SQL queries. Use when a query is unreadable.", "beta: Helps with beta tasks."]);
+    expect(countVectors(index)).toBe(texts.length);
+    const manifest = readManifests(index).get(getSkill(index, "alpha")!.id)!;
+    expect(manifest.source).toBe("heuristic");
+    index.close();
+
+    expect((await runIndex({ paths: [root], db })).embedded).toBe(0);
+    rmSync(path.join(root, "beta"), { recursive: true });
+    writeAgentSkill(root, "alpha", { description: "Formats and lints SQL." });
+    expect((await runIndex({ paths: [root], db })).embedded).toBe(1);
+    const after = openIndexForRead(db);
+    const remaining = after.prepare("SELECT count(*) AS n FROM texts").get() as { n: number };
+    expect(countVectors(after)).toBe(remaining.n);
+    expect(after.prepare("SELECT DISTINCT s.name FROM texts t JOIN skills s ON s.id = t.skill_id").pluck().all()).toEqual(["alpha"]);
+    after.close();
+  });
+
+  it("uses an eval set's example queries as the skills' queries", async () => {
+    const dir = tempDir();
+    const file = writeFile(path.join(dir, "set.json"), JSON.stringify({ skills: [{ name: "Weather", description: "Forecasts", queries: ["will it rain", "is it sunny in Rome"] }], cases: [] }));
+    const db = path.join(dir, "router.db");
+    await runIndex({ paths: [file], db });
+    const index = openIndexForRead(db);
+    const stored = readManifests(index).get(getSkill(index, "Weather")!.id)!;
+    expect([stored.source, stored.manifest.queries]).toEqual(["examples", ["will it rain", "is it sunny in Rome"]]);
+    index.close();
   });
 });

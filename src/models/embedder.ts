@@ -1,0 +1,17 @@
+/** Turns texts into L2-normalised vectors; every implementation passes test/models/embedder-conformance.ts. */
+export interface Embedder {
+  /** Names the model and its settings; vectors from two different ids never mix in one index. */
+  readonly id: string;
+  readonly dimension: number;
+  /** One unit-length vector per text, in order. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+/** Scores how well each passage answers a query; every implementation passes the same shared suite. */
+export interface Reranker {
+  readonly id: string;
+  /** Relevance in [0, 1] per passage (the sigmoid of a cross-encoder logit), in order. */
+  score(query: string, passages: string[]): Promise<number[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,20 @@
+import type { Manifest, ManifestSource, StoredManifest } from "../expand/manifest.js";
+import type { IndexDatabase } from "./database.js";
+
+export function upsertManifest(db: IndexDatabase, skillId: string, contentHash: string, stored: StoredManifest): void {
+  db.prepare(
+    `INSERT INTO manifests (skill_id, source, content_hash, manifest) VALUES (?, ?, ?, ?)
+     ON CONFLICT (skill_id) DO UPDATE SET source = excluded.source, content_hash = excluded.content_hash, manifest = excluded.manifest`,
+  ).run(skillId, stored.source, contentHash, JSON.stringify(stored.manifest));
+}
+
+/** Every stored manifest by skill id. */
+export function readManifests(db: IndexDatabase): Map<string, StoredManifest & { contentHash: string }> {
+  const rows = db.prepare("SELECT skill_id AS skillId, source, content_hash AS contentHash, manifest FROM manifests").all() as {
+    skillId: string;
+    source: ManifestSource;
+    contentHash: string;
+    manifest: string;
+  }[];
+  return new Map(rows.map((row) => [row.skillId, { source: row.source, contentHash: row.contentHash, manifest: JSON.parse(row.manifest) as Manifest }]));
+}

@@ -1,0 +1,77 @@
+import type { IndexDatabase } from "./database.js";
+import { readMeta, writeMetaValue } from "./index-meta.js";
+
+/** Kinds of embedded text; negatives are scored as a penalty, never as positive evidence. */
+export type TextKind = "query" | "description" | "negative";
+
+export interface SkillText {
+  kind: TextKind;
+  text: string;
+}
+
+export interface EmbeddedText extends SkillText {
+  vector: Float32Array;
+}
+
+/** Every stored vector, loaded for in-memory scoring: row i of `matrix` belongs to `skillIds[i]`. */
+export interface VectorSet {
+  dimension: number;
+  skillIds: string[];
+  kinds: TextKind[];
+  texts: string[];
+  matrix: Float32Array;
+}
+
+const VECTOR_TABLE = "text_vectors";
+
+/** True when the index holds vectors of another embedder (or none): every skill must be embedded again. */
+export function needsFullEmbed(db: IndexDatabase, embedder: { id: string; dimension: number }): boolean {
+  const meta = readMeta(db);
+  return meta.embedder !== embedder.id || meta.dimension !== embedder.dimension || !hasVectorTable(db);
+}
+
+/**
+ * Makes the sqlite-vec table match the embedder. A different embedder drops every text and vector, so
+ * vectors of two models never mix. Call inside the run's transaction.
+ */
+export function prepareVectorTable(db: IndexDatabase, embedder: { id: string; dimension: number }): void {
+  if (!needsFullEmbed(db, embedder)) return;
+  db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}`);
+  db.exec("DELETE FROM texts");
+  db.exec(`CREATE VIRTUAL TABLE ${VECTOR_TABLE} USING vec0(embedding float[${embedder.dimension}])`);
+  // Deleting a text (directly or through a skill's cascade) deletes its vector: the two never drift apart.
+  db.exec(`CREATE TRIGGER IF NOT EXISTS texts_delete_vector AFTER DELETE ON texts BEGIN DELETE FROM ${VECTOR_TABLE} WHERE rowid = old.id; END`);
+  writeMetaValue(db, "embedder", embedder.id);
+  writeMetaValue(db, "dimension", String(embedder.dimension));
+}
+
+/** Replaces all texts and vectors of one skill. */
+export function replaceSkillTexts(db: IndexDatabase, skillId: string, texts: EmbeddedText[]): void {
+  db.prepare("DELETE FROM texts WHERE skill_id = ?").run(skillId);
+  const insertText = db.prepare("INSERT INTO texts (skill_id, kind, text) VALUES (?, ?, ?)");
+  const insertVector = db.prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding) VALUES (?, ?)`);
+  for (const text of texts) {
+    const { lastInsertRowid } = insertText.run(skillId, text.kind, text.text);
+    insertVector.run(BigInt(lastInsertRowid), Buffer.from(text.vector.buffer, text.vector.byteOffset, text.vector.byteLength));
+  }
+}
+
+/** Loads every vector in row order of the texts table. */
+export function readVectors(db: IndexDatabase): VectorSet {
+  const dimension = readMeta(db).dimension ?? 0;
+  if (!hasVectorTable(db) || dimension === 0) return { dimension, skillIds: [], kinds: [], texts: [], matrix: new Float32Array(0) };
+  const rows = db
+    .prepare(`SELECT t.skill_id AS skillId, t.kind, t.text, v.embedding FROM texts t JOIN ${VECTOR_TABLE} v ON v.rowid = t.id ORDER BY t.id`)
+    .all() as { skillId: string; kind: TextKind; text: string; embedding: Buffer }[];
+  const matrix = new Float32Array(rows.length * dimension);
+  rows.forEach((row, index) => matrix.set(new Float32Array(row.embedding.buffer, row.embedding.byteOffset, dimension), index * dimension));
+  return { dimension, skillIds: rows.map((row) => row.skillId), kinds: rows.map((row) => row.kind), texts: rows.map((row) => row.text), matrix };
+}
+
+export function countVectors(db: IndexDatabase): number {
+  return hasVectorTable(db) ? (db.prepare(`SELECT count(*) AS n FROM ${VECTOR_TABLE}`).get() as { n: number }).n : 0;
+}
+
+function hasVectorTable(db: IndexDatabase): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(VECTOR_TABLE) !== undefined;
+}
