@@ -13,6 +13,8 @@ export const ERROR_CATALOGUE = {
   MODEL_NOT_FOUND: { status: 503, message: "Model files are missing" },
   MODEL_DOWNLOAD_FAILED: { status: 502, message: "Model download failed" },
   INVALID_ARGUMENT: { status: 400, message: "Invalid argument" },
+  LLM_NOT_CONFIGURED: { status: 400, message: "No LLM configured for manifest expansion" },
+  MANIFEST_IMPORT_INVALID: { status: 400, message: "The manifest import file has no usable line" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

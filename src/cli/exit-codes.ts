@@ -16,6 +16,8 @@ export function exitCodeFor(code: ErrorCode): number {
     case "PATH_NOT_FOUND":
     case "INVALID_ARGUMENT":
     case "NO_SKILLS_FOUND":
+    case "LLM_NOT_CONFIGURED":
+    case "MANIFEST_IMPORT_INVALID":
       return EXIT.USAGE;
     case "SKILL_NOT_FOUND":
     case "INDEX_NOT_FOUND":

@@ -3,12 +3,13 @@ import { runIndex, type IndexSummary } from "../indexer/run-index.js";
 import type { SkillProblem } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
 import { EXIT } from "./exit-codes.js";
+import { addLlmOptions, llmSettings, type LlmOptionValues } from "./llm-options.js";
 import { createProgress } from "./progress.js";
 
 const LISTED_WARNINGS = 10;
 
 export function indexCommand(): Command {
-  return new Command("index")
+  const command = new Command("index")
     .description("read skills (SKILL.md / skill.md folders, tool .json files, .zip archives) into the index; the index mirrors the given paths")
     .argument("<path...>", "skill folders or files to index")
     .addOption(dbOption())
@@ -16,23 +17,26 @@ export function indexCommand(): Command {
     .option("--strict", `exit with code ${EXIT.INVALID_SKILLS} when any skill is invalid`)
     .option("--allow-empty", "accept a run that finds no skills (empties the index)")
     .option("-v, --verbose", "list every warning and every ignored file")
-    .option("-q, --quiet", "no progress output")
-    .action(async (paths: string[], options: { db: string; json?: boolean; strict?: boolean; allowEmpty?: boolean; verbose?: boolean; quiet?: boolean }) => {
+    .option("-q, --quiet", "no progress output");
+  return addLlmOptions(command, true).action(
+    async (paths: string[], options: LlmOptionValues & { db: string; json?: boolean; strict?: boolean; allowEmpty?: boolean; verbose?: boolean; quiet?: boolean }) => {
       const showProgress = !options.quiet && !options.json;
       const bars = { read: createProgress("reading", process.stderr, showProgress), expand: createProgress("expanding", process.stderr, showProgress), embed: createProgress("embedding", process.stderr, showProgress) };
       const summary = await runIndex({
         paths,
         db: options.db,
         allowEmpty: options.allowEmpty ?? false,
+        expansion: { expander: options.expander, llm: llmSettings(options), onNotice: (message) => process.stderr.write(`${showProgress && process.stderr.isTTY ? "\n" : ""}note: ${message}\n`) },
         onProgress: (event) => bars[event.stage].update(event.done, event.total, event.stage === "read" ? event.file : ""),
       });
       for (const bar of Object.values(bars)) bar.finish();
       process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, options.verbose ?? false));
       if (options.strict && summary.invalid.length > 0) process.exitCode = EXIT.INVALID_SKILLS;
-    });
+    },
+  );
 }
 
-function formatSummary(summary: IndexSummary, verbose: boolean): string {
+export function formatSummary(summary: IndexSummary, verbose: boolean): string {
   const lines = [
     `Indexed ${summary.skills} skills into ${summary.db} (index version ${summary.indexVersion}) in ${(summary.durationMs / 1000).toFixed(1)} s`,
     `  added      ${summary.added.length}`,
@@ -40,6 +44,7 @@ function formatSummary(summary: IndexSummary, verbose: boolean): string {
     `  unchanged  ${summary.unchanged}`,
     `  removed    ${summary.removed.length}`,
     `  embedded   ${summary.embedded}${summary.embedder ? ` (${summary.embedder})` : ""}`,
+    `  manifests  ${formatExpansion(summary)}`,
     `  invalid    ${summary.invalid.length}`,
     `  warnings   ${summary.warnings.length}`,
   ];
@@ -51,6 +56,22 @@ function formatSummary(summary: IndexSummary, verbose: boolean): string {
   }
   if (verbose && summary.ignored.length > 0) lines.push("", "Ignored (not skill sources):", ...problemLines(summary.ignored));
   return `${lines.join("\n")}\n`;
+}
+
+/** "12 made (3 llm, 1 cached, 9 heuristic); 4 requests, 5,120 tokens in, 2,048 out" */
+function formatExpansion(summary: IndexSummary): string {
+  const report = summary.expansion;
+  const made = Object.values(report.sources).reduce((sum, count) => sum + count, 0);
+  const bySource = Object.entries(report.sources).filter(([, count]) => count > 0).map(([source, count]) => `${count} ${source}`);
+  const parts = [`${made} made${bySource.length > 0 ? ` (${bySource.join(", ")})` : ""}`];
+  if (summary.reexpanded.length > 0) parts.push(`${summary.reexpanded.length} of them for unchanged skills`);
+  if (report.cacheHits > 0) parts.push(`${report.cacheHits} from the cache`);
+  if (report.llm) {
+    const format = (count: number): string => count.toLocaleString("en-US");
+    parts.push(`${report.model}: ${format(report.llm.requests)} requests, ${format(report.llm.promptTokens)} tokens in, ${format(report.llm.completionTokens)} out`);
+  }
+  if (report.fallbacks.length > 0) parts.push(`${report.fallbacks.length} fell back to the heuristic`);
+  return parts.join("; ");
 }
 
 function problemLines(problems: SkillProblem[]): string[] {

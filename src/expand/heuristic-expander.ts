@@ -1,79 +1,172 @@
 import { readableName } from "../skills/readable-name.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
 import type { Manifest } from "./manifest.js";
+import { markdownSections, quotedPhrases, splitList, splitSentences, type MarkdownSection } from "./prose.js";
+import { baseForm, contentWords, isContentWord, uniqueTexts, words } from "./terms.js";
+import { toolParameters, type ToolParameter } from "./tool-parameters.js";
 
 const MAX_QUERIES = 20;
 const MAX_KEYWORDS = 20;
 const MAX_PHRASES = 10;
-const STOPWORDS = new Set(
-  "a an and are as at be but by can do does for from has have how i if in into is it its of on or our should so than that the their then there these this to use used uses using via was we what when where which while who will with you your user users skill tool tools".split(
-    " ",
-  ),
-);
-const USE_WHEN = /\b(?:use (?:this )?(?:skill |tool )?(?:when|for|to|if)|when to use|use it when|triggers? (?:when|on))\b[:\s-]*(.+)/i;
-const NEGATIVE = /\b(?:do not use|don't use|not for|not recommended for|never use|avoid using|should not be used)\b[:\s-]*(.+)/i;
+const MAX_NEGATIVES = 10;
+const MAX_PHRASE_WORDS = 6;
+const MAX_QUERY_WORDS = 30;
+
+const USE_WHEN = /\b(?:use (?:this |it |the )?(?:skill |tool )?(?:when|whenever|for|if|to|after|before|during)|when to use(?: this skill| it)?|use it when|triggers? (?:when|on|for)|invoke (?:when|for)|useful (?:when|for))\b[:\s-]*(.+)/i;
+const NOT_FOR = /\b(?:do not use|don't use|not for|not intended for|not meant for|not recommended for|never use|avoid using|should not be used|isn't for|is not for|not suitable for)\b(?: (?:this|it|the) (?:skill|tool))?(?: (?:for|when|if|to))?[:\s-]*(.+)/i;
+const USE_WHEN_HEADING = /\b(?:when to use|use (?:this skill |this |it )?(?:when|for|if)|triggers?|trigger phrases|use cases)\b/i;
+const NOT_FOR_HEADING = /\b(?:when not to use|do not use|don't use|not for|avoid|anti-?patterns?|when to avoid|limitations)\b/i;
+// Headings every skill has: they name a part of the document, not something a user asks for.
+const GENERIC_HEADING =
+  /^(?:overview|introduction|intro|usage|how to use|examples?(?: usage)?|instructions|notes?|references?|requirements|installation|install|setup|steps?(?: \d+)?|prerequisites|output|input|quick ?start|getting started|guidelines|best practices|resources|configuration|summary|description|purpose|workflow|tips|faq|license|parameters|arguments|options|returns|see also|related(?: skills)?|core principles|process|important|common (?:mistakes|pitfalls)|checklist|contents|table of contents|background|context|details|api|reference|scripts?|files|structure|directory structure|output format|error handling|troubleshooting|version(?: history)?|changelog|credits|author|support|principles|rules|constraints|approach|method(?:ology)?|phase \d+.*|step \d+.*|\d+\..*)$/i;
 
 /**
- * The deterministic offline expander: no LLM, the same manifest for the same skill every time. It draws on
- * the name, the description, "use when" sentences, headings and tool parameter names.
+ * The deterministic offline expander: no LLM, the same manifest for the same skill every time. Queries come
+ * from what authors write for routing (quoted trigger phrases, "use when" clauses and sections, the
+ * description's sentences and list items), keywords and phrases from the name, description, headings and
+ * tool parameters, negatives from "not for" sentences and "when not to use" sections.
  */
 export function heuristicManifest(subject: ExpansionSubject): Manifest {
+  const humanName = readableName(subject.metadata.toolName ?? subject.name).toLowerCase();
   const sentences = splitSentences(subject.description);
-  const headings = [...subject.body.matchAll(/^#{1,3}\s+(.+)$/gm)].map((match) => match[1]!.trim()).filter((heading) => heading.length < 80);
-  const parameters = parameterNames(subject.metadata.parameters);
-  const useWhen = sentences.map((sentence) => USE_WHEN.exec(sentence)?.[1]?.trim()).filter((clause): clause is string => Boolean(clause));
-  const negatives = sentences.map((sentence) => NEGATIVE.exec(sentence)?.[1]?.trim()).filter((clause): clause is string => Boolean(clause));
-  const positives = sentences.filter((sentence) => !NEGATIVE.test(sentence));
-  const humanName = humanise(subject.metadata.toolName ?? subject.name);
+  const sections = subject.kind === "skill" ? markdownSections(subject.body) : [];
+  const parameters = toolParameters(subject.metadata.parameters);
 
-  const queries = unique([humanName, ...useWhen, ...positives, ...headings.map((heading) => `${heading} ${humanName}`)]).slice(0, MAX_QUERIES);
-  const keywords = rankKeywords([subject.name, subject.description, ...headings, ...parameters].join(" ")).slice(0, MAX_KEYWORDS);
-  const phrases = unique([...useWhen, ...headings]).filter((phrase) => phrase.split(" ").length <= 8).slice(0, MAX_PHRASES);
+  const negativeSentences = sentences.filter((sentence) => NOT_FOR.test(sentence) && !USE_WHEN.test(sentence.split(NOT_FOR)[0] ?? ""));
+  const positiveSentences = sentences.filter((sentence) => !negativeSentences.includes(sentence));
+  const bodySentences = sections.flatMap((section) => section.items.flatMap(splitSentences));
+  const useWhen = uniqueTexts([
+    ...[...positiveSentences, ...bodySentences].flatMap((sentence) => clauseAfter(USE_WHEN, sentence)),
+    ...sectionItems(sections, USE_WHEN_HEADING, NOT_FOR_HEADING),
+  ]);
+  const notFor = uniqueTexts([...[...negativeSentences, ...bodySentences].flatMap((sentence) => clauseAfter(NOT_FOR, sentence)), ...sectionItems(sections, NOT_FOR_HEADING)]);
+  const quoted = quotedPhrases([subject.description, ...useWhen].join("\n")).filter((phrase) => !notFor.some((negative) => negative.includes(phrase)));
+  const headings = topicHeadings(sections, subject.name);
+
+  const descriptionPieces = positiveSentences.flatMap((sentence) => {
+    const plain = sentence.replace(USE_WHEN, "").trim();
+    return plain === "" ? [] : [plain, ...splitList(plain).filter((item) => item !== plain && isQueryLike(item))];
+  });
+  const queries = uniqueTexts([
+    ...quoted,
+    ...useWhen.flatMap((clause) => [clause, ...splitList(clause).filter(isQueryLike)]),
+    ...descriptionPieces.map(asRequest),
+    humanName,
+    ...headings.map((heading) => `${heading.toLowerCase()} ${humanName}`),
+  ])
+    .filter((query) => query.split(/\s+/).length <= MAX_QUERY_WORDS)
+    .slice(0, MAX_QUERIES);
+
+  const phrases = uniqueTexts([
+    ...quoted,
+    ...useWhen.flatMap(splitList),
+    ...(humanName.includes(" ") ? [humanName] : []),
+    ...headings,
+    ...contentBigrams(positiveSentences.join(". ")),
+  ])
+    .map((phrase) => phrase.toLowerCase())
+    .filter((phrase) => phrase.split(/\s+/).length <= MAX_PHRASE_WORDS)
+    .slice(0, MAX_PHRASES);
+
+  const negatives = notFor.slice(0, MAX_NEGATIVES);
   return {
     queries: queries.length > 0 ? queries : [humanName],
-    keywords,
-    phrases,
-    negatives: unique(negatives),
+    keywords: rankKeywords(subject, humanName, [...useWhen, ...headings], parameters),
+    phrases: uniqueTexts(phrases),
+    negatives,
     negative_constraint: negatives.length > 0 ? `Not for: ${negatives.join("; ")}` : "",
-    category: subject.kind,
+    category: subject.metadata.metadata?.["category"] ?? subject.metadata.server ?? subject.kind,
   };
 }
 
-function splitSentences(text: string): string[] {
-  return text
-    .replace(/\*\*/g, "")
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((sentence) => sentence.trim().replace(/[.!?]+$/, ""))
-    .filter((sentence) => sentence.length > 3);
+/** A list item long enough to stand for a request on its own ("with kubectl" is not). */
+function isQueryLike(item: string): boolean {
+  return contentWords(item).length >= 2;
 }
 
-function humanise(name: string): string {
-  return readableName(name).toLowerCase();
+/** The clause after a trigger ("Use when X" -> X), split into its list items when it is a list. */
+function clauseAfter(pattern: RegExp, sentence: string): string[] {
+  const clause = pattern.exec(sentence)?.[1]?.trim().replace(/^(?:the user|you|a user)\s+(?:asks?|wants?|needs?)\s+(?:to\s+)?/i, "");
+  if (!clause) return [];
+  // A negative clause inside a positive sentence ("use for X, not for Y") belongs to the negatives only.
+  const positive = pattern === NOT_FOR ? clause : clause.split(NOT_FOR)[0]!.replace(/[,;\s-]+$/, "").trim();
+  return positive.split(/\s+/).length >= 2 ? [positive] : [];
 }
 
-function parameterNames(schema: unknown): string[] {
-  if (typeof schema !== "object" || schema === null) return [];
-  const properties = (schema as { properties?: unknown }).properties;
-  if (typeof properties !== "object" || properties === null) return [];
-  return Object.keys(properties).map(humanise);
+/** Items under headings that match (and whose own heading is not excluded), e.g. "## When to use". */
+function sectionItems(sections: MarkdownSection[], heading: RegExp, unless?: RegExp): string[] {
+  return sections
+    .filter((section) => heading.test(section.heading) && !(unless?.test(section.heading) ?? false))
+    .flatMap((section) => section.items.flatMap(splitSentences))
+    .filter((item) => item.split(/\s+/).length >= 2);
 }
 
-/** Content words by frequency, ties broken alphabetically so the order never changes. */
-function rankKeywords(text: string): string[] {
-  const counts = new Map<string, number>();
-  for (const word of humanise(text).match(/[a-z0-9][a-z0-9+#]*/g) ?? []) {
-    if (word.length < 3 || STOPWORDS.has(word) || /^\d+$/.test(word)) continue;
-    counts.set(word, (counts.get(word) ?? 0) + 1);
+/** Headings that name a topic of this skill (not "Overview", "Examples", or the skill's own name). */
+function topicHeadings(sections: MarkdownSection[], name: string): string[] {
+  const own = words(name).join(" ");
+  return uniqueTexts(
+    sections
+      .filter((section) => section.level >= 2 && section.level <= 3)
+      .map((section) => section.heading.replace(/^[\d.]+\s+/, "").replace(/[:.]+$/, ""))
+      .filter((heading) => !GENERIC_HEADING.test(heading) && !USE_WHEN_HEADING.test(heading) && !NOT_FOR_HEADING.test(heading))
+      .filter((heading) => words(heading).join(" ") !== own && heading.length <= 60 && contentWords(heading).length > 0),
+  );
+}
+
+/** "Calculates the area of a circle" -> "calculate the area of a circle": the way a user phrases the same need. */
+function asRequest(sentence: string): string {
+  const [first = "", ...rest] = sentence.split(/\s+/);
+  const base = /^[A-Z][a-z]+s$/.test(first) ? baseForm(first.toLowerCase()) : undefined;
+  return base ? [base, ...rest].join(" ") : sentence;
+}
+
+/** Adjacent content-word pairs of the description ("learning activities", "sql query"): phrases users type. */
+function contentBigrams(text: string): string[] {
+  const pairs: string[] = [];
+  for (const segment of splitSentences(text).flatMap((sentence) => sentence.split(/[,;:()]|\s[-–—]\s/))) {
+    const tokens = words(segment);
+    for (let i = 0; i + 1 < tokens.length; i++) {
+      if (isContentWord(tokens[i]!) && isContentWord(tokens[i + 1]!) && tokens[i]!.length > 2 && tokens[i + 1]!.length > 2) pairs.push(`${tokens[i]} ${tokens[i + 1]}`);
+    }
   }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word]) => word);
+  return pairs;
 }
 
-function unique(items: string[]): string[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const key = item.toLowerCase();
-    if (item === "" || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/**
+ * Keywords by a fixed score: technical terms (acronyms, identifiers, words with digits) and name words first,
+ * then parameter names and enum values, then frequent description words; base forms of inflected words follow
+ * their word, so "queries" also matches "query". Ties keep first appearance, so the order never changes.
+ */
+function rankKeywords(subject: ExpansionSubject, humanName: string, extra: string[], parameters: ToolParameter[]): string[] {
+  const scores = new Map<string, number>();
+  const add = (word: string, score: number): void => {
+    if (!isContentWord(word) || word.length < 3) return;
+    scores.set(word, (scores.get(word) ?? 0) + score);
+  };
+  for (const word of words(humanName)) add(word, 4);
+  for (const term of technicalTerms([subject.description, subject.kind === "skill" ? subject.body : ""].join("\n"))) add(term, 3);
+  for (const parameter of parameters) {
+    for (const word of words(parameter.name)) add(word, 2);
+    for (const value of parameter.enumValues) for (const word of words(value)) add(word, 1);
+    for (const word of words(parameter.description)) add(word, 1);
+  }
+  for (const word of words(keepCamelCaseWhole([subject.description, ...extra].join(" ")))) add(word, 1);
+  const ranked = [...scores].sort((a, b) => b[1] - a[1]).map(([word]) => word);
+  return uniqueTexts(ranked.flatMap((word) => [word, baseForm(word) ?? ""])).slice(0, MAX_KEYWORDS);
+}
+
+// CamelCase terms (CrashLoopBackOff, OOMKilled) are what users paste: they stay whole words.
+const CAMEL_CASE = /\b[A-Z]+[a-z0-9]+(?:[A-Z]+[a-z0-9]*)+\b/g;
+
+function keepCamelCaseWhole(text: string): string {
+  return text.replace(CAMEL_CASE, (term) => term.toLowerCase());
+}
+
+/** Acronyms (SQL, PDF), identifiers in backticks and words with digits (k8s, s3): rare words worth an exact match. */
+function technicalTerms(text: string): string[] {
+  const acronyms = text.match(/\b[A-Z][A-Z0-9]{1,9}s?\b/g) ?? [];
+  const camelCase = text.match(CAMEL_CASE) ?? [];
+  const code = [...text.matchAll(/`([^`\s]{2,40})`/g)].map((match) => match[1]!);
+  const alphanumeric = text.match(/\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]{2,12}\b/gi) ?? [];
+  return [...acronyms.flatMap(words), ...camelCase.map((term) => term.toLowerCase()), ...[...code, ...alphanumeric].flatMap((term) => words(keepCamelCaseWhole(term)))];
 }

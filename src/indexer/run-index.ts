@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createError } from "../errors.js";
-import { expandManifests } from "../expand/expand-skills.js";
+import { expandManifests, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
 import type { StoredManifest } from "../expand/manifest.js";
 import { createEmbedder } from "../models/create-embedder.js";
 import type { Embedder } from "../models/embedder.js";
@@ -10,6 +10,7 @@ import { countTokens } from "../skills/token-count.js";
 import type { SkillProblem } from "../skills/types.js";
 import { openIndexForWrite, type IndexDatabase } from "../store/database.js";
 import { readMeta, writeMetaValue, writeRoots } from "../store/index-meta.js";
+import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
 import { deleteSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts } from "../store/vectors.js";
@@ -23,6 +24,8 @@ export interface IndexOptions {
   allowEmpty?: boolean;
   /** The embedder to use; by default one is made (and closed) for the run, only if something needs embedding. */
   embedder?: Embedder;
+  /** Which expander writes manifests, the LLM to use, imported manifests; by default the heuristic. */
+  expansion?: Pick<ExpandOptions, "expander" | "llm" | "imports" | "onNotice">;
   onProgress?: (event: IndexProgress) => void;
 }
 
@@ -38,10 +41,13 @@ export interface IndexSummary {
   added: string[];
   updated: string[];
   unchanged: number;
+  /** Unchanged skills whose manifest was made again (an LLM now configured, another model, an import). */
+  reexpanded: string[];
   removed: string[];
   /** Skills whose texts were embedded this run (all of them when the embedder changed). */
   embedded: number;
   embedder: string | undefined;
+  expansion: ExpansionReport;
   invalid: SkillProblem[];
   warnings: SkillProblem[];
   ignored: SkillProblem[];
@@ -71,10 +77,14 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   try {
     const stored = readSkillStates(db);
     const plan = planChanges(loaded.skills, stored);
-    const changed = plan.changed.map((skill) => ({ ...skill, tokens: countTokens(skill.injection) }));
-    const manifests = await expandManifests(changed, { onProgress: (done, total) => options.onProgress?.({ stage: "expand", done, total }) });
-
     const storedManifests = readManifests(db);
+    // The cache commits each LLM answer on its own, before the run's transaction: a paid answer is never lost.
+    const expandOptions: ExpandOptions = { ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: loaded.skills };
+    const changedIds = new Set(plan.changed.map((skill) => skill.id));
+    const renewed = manifestsToRenew(loaded.skills.filter((skill) => !changedIds.has(skill.id)), storedManifests, expandOptions);
+    const changed = [...plan.changed, ...renewed].map((skill) => ({ ...skill, tokens: countTokens(skill.injection) }));
+    const { manifests, report } = await expandManifests(changed, { ...expandOptions, onProgress: (done, total) => options.onProgress?.({ stage: "expand", done, total }) });
+
     const manifestOf = (skill: LoadedSkill): StoredManifest => manifests.get(skill.id) ?? storedManifests.get(skill.id)!;
     // Loading a model costs time: only when something is to be embedded, or the index has no vectors yet.
     embedder ??= changed.length > 0 || readMeta(db).embedder === undefined ? await createEmbedder() : undefined;
@@ -95,17 +105,19 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         prepareVectorTable(db, embedder);
         await embedSkills(db, embedder, toEmbed, manifestOf, (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }));
       }
-      return commitRunMeta(db, roots, plan, now, fullEmbed);
+      return commitRunMeta(db, roots, plan, now, fullEmbed || renewed.length > 0);
     });
     recordRun(db, started, now, plan, loaded.invalid.length);
     return {
       db: options.db,
       added: plan.added.map((skill) => skill.name),
       updated: plan.updated.map((skill) => skill.name),
-      unchanged: plan.unchanged,
+      unchanged: plan.unchanged - renewed.length,
+      reexpanded: renewed.map((skill) => skill.name),
       removed: plan.removed.map((state) => state.name),
       embedded: embedder ? toEmbed.length : 0,
       embedder: readMeta(db).embedder,
+      expansion: report,
       invalid: loaded.invalid,
       warnings: loaded.warnings,
       ignored: loaded.ignored,

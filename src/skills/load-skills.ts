@@ -7,6 +7,7 @@ import { decodeText, formatBytes } from "./decode-text.js";
 import { discover, type SkillSource } from "./discover.js";
 import { evalSetParser } from "./eval-set.js";
 import { MAX_JSON_FILE_BYTES, MAX_SKILL_FILE_BYTES } from "./limits.js";
+import { attachManifestFile, MANIFEST_FILE_NAME, readManifestFile, toolManifestFileName } from "./manifest-file.js";
 import { skillMdParser } from "./skill-md.js";
 import { toolJsonParser } from "./tool-json.js";
 import type { ParsedSkill, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
@@ -105,6 +106,8 @@ function runParsers(parsers: SkillParser[], document: SkillDocument, result: Sou
       continue;
     }
     result.invalid.push(...parsed.problems);
+    const manifestFile = path.posix.join(path.posix.dirname(document.path), document.manifestFile?.file ?? "");
+    for (const reason of attachManifestFile(parsed.skills, document, parsers === JSON_PARSERS ? "tools" : "folder")) result.warnings.push({ file: manifestFile, reason });
     return parsed.skills;
   }
   result.ignored.push({ file: document.path, reason: unrecognised });
@@ -124,7 +127,15 @@ async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit
       return undefined;
     }
     const folder = path.dirname(source.file);
-    return { path: source.file, text: decoded.text, folderName: path.basename(folder), files: source.type === "skill-folder" ? source.files : [] };
+    const manifestFile = await readManifestFile(path.join(folder, source.type === "json" ? toolManifestFileName(source.file) : MANIFEST_FILE_NAME));
+    if (manifestFile && "problem" in manifestFile) result.warnings.push({ file: source.file, reason: manifestFile.problem });
+    return {
+      path: source.file,
+      text: decoded.text,
+      folderName: path.basename(folder),
+      files: source.type === "skill-folder" ? source.files : [],
+      ...(manifestFile && "text" in manifestFile ? { manifestFile } : {}),
+    };
   } catch (error) {
     result.invalid.push({ file: source.file, reason: `cannot read file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
     return undefined;

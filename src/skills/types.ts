@@ -25,6 +25,8 @@ export interface SkillMetadata {
   server?: string;
   /** Eval-set skills: the example user requests shipped with the set. */
   exampleQueries?: string[];
+  /** A hand-written routing manifest found beside the skill (see skills/manifest-file.ts); checked at expansion. */
+  manifestFile?: { file: string; content: unknown };
 }
 
 /** A file that holds one or more skills, read from disk or from inside a zip archive. */
@@ -36,6 +38,8 @@ export interface SkillDocument {
   folderName: string;
   /** Other files of the skill folder, relative to it (only for folder formats). */
   files: string[];
+  /** The hand-written routing manifest beside the file, when there is one (skills/manifest-file.ts). */
+  manifestFile?: { file: string; text: string };
 }
 
 /** What a parser extracts from a document, before the indexer adds id, hash and token count. */

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import yauzl from "yauzl";
 import { decodeText, formatBytes } from "./decode-text.js";
+import { MANIFEST_FILE_NAME } from "./manifest-file.js";
 import { MAX_SKILL_FILE_BYTES, MAX_ZIP_ENTRIES, MAX_ZIP_FILE_BYTES, MAX_ZIP_TOTAL_UNCOMPRESSED_BYTES } from "./limits.js";
 import type { SkillDocument, SkillProblem } from "./types.js";
 
@@ -98,20 +99,27 @@ async function readSkillEntry(
     result.problems.push({ file: displayPath, reason: `file is ${formatBytes(entry.uncompressedSize)}, the limit is ${formatBytes(MAX_SKILL_FILE_BYTES)}` });
     return undefined;
   }
-  const stream = await zip.openReadStreamPromise(entry);
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  const decoded = decodeText(Buffer.concat(chunks));
+  const decoded = decodeText(await readEntry(zip, entry));
   if ("reason" in decoded) {
     result.problems.push({ file: displayPath, reason: decoded.reason });
     return undefined;
   }
   const prefix = folder === "." ? "" : `${folder}/`;
+  const manifestEntry = entries.get(`${prefix}${MANIFEST_FILE_NAME}`);
+  const manifestText = manifestEntry && manifestEntry.uncompressedSize <= MAX_SKILL_FILE_BYTES ? decodeText(await readEntry(zip, manifestEntry)) : undefined;
   const files = [...entries.keys()].filter((name) => name !== entry.fileName && name.startsWith(prefix)).map((name) => name.slice(prefix.length)).sort();
   return {
     path: displayPath,
     text: decoded.text,
     folderName: folder === "." ? path.basename(zipPath, ".zip") : path.posix.basename(folder),
     files,
+    ...(manifestText && "text" in manifestText ? { manifestFile: { file: MANIFEST_FILE_NAME, text: manifestText.text } } : {}),
   };
+}
+
+async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
+  const stream = await zip.openReadStreamPromise(entry);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

@@ -1,0 +1,39 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Command } from "commander";
+import { manifestFileName, manifestYaml } from "../expand/manifest-export.js";
+import { openIndexForRead } from "../store/database.js";
+import { readManifests } from "../store/manifest-rows.js";
+import { getSkill, listSkills } from "../store/skill-rows.js";
+import { dbOption } from "./db-option.js";
+
+export function manifestsCommand(): Command {
+  const exportCommand = new Command("export")
+    .description("write every skill's routing manifest as a YAML file (<dir>/<skill>.yaml) for review; one saved as router-manifest.yaml beside its skill pins it")
+    .argument("<dir>", "folder to write into (created when missing; files of the same name are replaced)")
+    .addOption(dbOption())
+    .option("--json", "print the list of written files as JSON")
+    .showHelpAfterError("(add --help for usage)")
+    .exitOverride()
+    .action((dir: string, options: { db: string; json?: boolean }) => {
+      const db = openIndexForRead(options.db);
+      const written: { skill: string; source: string; file: string }[] = [];
+      try {
+        const manifests = readManifests(db);
+        const taken = new Set<string>();
+        mkdirSync(dir, { recursive: true });
+        for (const summary of listSkills(db)) {
+          const stored = manifests.get(summary.id);
+          if (!stored) continue;
+          const skill = getSkill(db, summary.name)!;
+          const file = path.join(dir, manifestFileName(skill.name, taken));
+          writeFileSync(file, manifestYaml(skill, stored));
+          written.push({ skill: skill.name, source: stored.source, file });
+        }
+      } finally {
+        db.close();
+      }
+      process.stdout.write(options.json ? `${JSON.stringify(written, null, 2)}\n` : `Wrote ${written.length} manifests to ${dir}\n`);
+    });
+  return new Command("manifests").description("review routing manifests").addCommand(exportCommand);
+}

@@ -1,0 +1,63 @@
+// Splitting skill prose (descriptions, markdown bodies) into the pieces the heuristic expander reuses.
+
+/** Sentences of a prose text, without markdown emphasis and trailing punctuation. */
+export function splitSentences(text: string): string[] {
+  return stripInlineMarkdown(text)
+    .split(/(?<=[.!?])\s+(?=[A-Z0-9"'`(])|\n+/)
+    .map((sentence) => sentence.trim().replace(/^[-*+>]\s+|^\d+[.)]\s+/, "").replace(/[.!?:;,]+$/, "").trim())
+    .filter((sentence) => sentence.length > 3);
+}
+
+/** `**bold**`, `_em_`, `` `code` `` and [links](url) reduced to their words. */
+export function stripInlineMarkdown(text: string): string {
+  return text
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/(\*\*|__)(.+?)\1/g, "$2")
+    .replace(/`([^`]+)`/g, "$1")
+    .replace(/(^|\s)[*_]([^*_\n]+)[*_](?=\s|$|[.,;:!?])/g, "$1$2");
+}
+
+/** A list sentence's items: "debugging pods, reading logs, or restarting deployments" -> three items. */
+export function splitList(clause: string): string[] {
+  return clause
+    .split(/\s*[,;]\s*(?:(?:and|or)\s+)?|\s+[-–—]\s+|\s+(?:or|and\/or)\s+(?=[a-z]+ing\b|[a-z]+s?\s)/i)
+    .map((item) => item.trim())
+    .filter((item) => item.split(/\s+/).length >= 2);
+}
+
+/** Quoted phrases ('check Unraid', "read the logs"): skill authors quote the words users type. */
+export function quotedPhrases(text: string): string[] {
+  return [...text.matchAll(/(?:^|[\s(,:])["'“‘]([^"'“”‘’\n]{4,80})["'”’](?=[\s),.;:!?]|$)/g)].map((match) => match[1]!.trim());
+}
+
+export interface MarkdownSection {
+  heading: string;
+  /** Heading level, 1 to 6. */
+  level: number;
+  /** List items and paragraphs under the heading, up to the next heading; code blocks left out. */
+  items: string[];
+}
+
+/** The sections of a markdown body, in order; fenced code blocks are skipped. */
+export function markdownSections(body: string): MarkdownSection[] {
+  const sections: MarkdownSection[] = [];
+  let current: MarkdownSection | undefined;
+  let inFence = false;
+  for (const line of body.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence) continue;
+    const heading = /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      current = { heading: stripInlineMarkdown(heading[2]!).trim(), level: heading[1]!.length, items: [] };
+      sections.push(current);
+      continue;
+    }
+    const item = /^\s*(?:[-*+]|\d+[.)])\s+(.+)$/.exec(line);
+    if (current && item) current.items.push(stripInlineMarkdown(item[1]!).trim());
+    else if (current && line.trim() !== "" && !line.trimStart().startsWith("|")) current.items.push(stripInlineMarkdown(line).trim());
+  }
+  return sections;
+}

@@ -1,0 +1,36 @@
+import { readableName } from "../skills/readable-name.js";
+
+export interface ToolParameter {
+  name: string;
+  readableName: string;
+  description: string;
+  required: boolean;
+  /** Short enum values ("celsius", "fahrenheit"): words a caller may type. */
+  enumValues: string[];
+}
+
+const MAX_ENUM_VALUES = 8;
+const MAX_ENUM_VALUE_LENGTH = 30;
+
+/** The top-level parameters of a tool's argument schema (JSON Schema, or the BFCL "dict" dialect). */
+export function toolParameters(schema: unknown): ToolParameter[] {
+  if (!isObject(schema) || !isObject(schema["properties"])) return [];
+  const required = new Set(Array.isArray(schema["required"]) ? schema["required"].filter((name): name is string => typeof name === "string") : []);
+  return Object.entries(schema["properties"]).map(([name, property]) => {
+    const spec = isObject(property) ? property : {};
+    const values = Array.isArray(spec["enum"]) ? spec["enum"] : [];
+    return {
+      name,
+      readableName: readableName(name).toLowerCase(),
+      description: typeof spec["description"] === "string" ? spec["description"].trim().replace(/\.$/, "") : "",
+      required: required.has(name),
+      enumValues: values
+        .filter((value): value is string => typeof value === "string" && value.length <= MAX_ENUM_VALUE_LENGTH)
+        .slice(0, MAX_ENUM_VALUES),
+    };
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,59 @@
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { formatBytes } from "./decode-text.js";
+import { isRecord } from "./json-document.js";
+import { MAX_SKILL_FILE_BYTES } from "./limits.js";
+import type { ParsedSkill, SkillDocument } from "./types.js";
+
+/** A hand-written routing manifest beside a skill folder's SKILL.md / skill.md; it overrides the generated one. */
+export const MANIFEST_FILE_NAME = "router-manifest.yaml";
+
+/** Beside a tool file `tools.json`: `tools.router-manifest.yaml`, a mapping from tool name to manifest. */
+export function toolManifestFileName(jsonFile: string): string {
+  return `${path.basename(jsonFile).replace(/\.json$/i, "")}.${MANIFEST_FILE_NAME}`;
+}
+
+/** Reads the manifest file at this path, if there is one; a file too large to be a manifest is a problem. */
+export async function readManifestFile(file: string): Promise<{ file: string; text: string } | { problem: string } | undefined> {
+  try {
+    const size = (await stat(file)).size;
+    if (size > MAX_SKILL_FILE_BYTES) return { problem: `${path.basename(file)} is ${formatBytes(size)}, the limit is ${formatBytes(MAX_SKILL_FILE_BYTES)}; ignored` };
+    return { file: path.basename(file), text: await readFile(file, "utf8") };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    return { problem: `cannot read ${path.basename(file)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ignored` };
+  }
+}
+
+/**
+ * Attaches the document's hand-written manifest to its skills' metadata, so it is part of their content hash
+ * (an edit triggers a new expansion). The content is checked against the manifest schema at expansion time.
+ * A folder's file is the manifest itself; a tool file's maps tool names (routing name or own name) to manifests.
+ * Returns warnings about the file.
+ */
+export function attachManifestFile(skills: ParsedSkill[], document: SkillDocument, layout: "folder" | "tools"): string[] {
+  const manifestFile = document.manifestFile;
+  if (!manifestFile || skills.length === 0) return [];
+  let content: unknown;
+  try {
+    content = parseYaml(manifestFile.text);
+  } catch (error) {
+    return [`${manifestFile.file}: malformed YAML (${(error as Error).message.split("\n")[0]}); ignored`];
+  }
+  if (!isRecord(content)) return [`${manifestFile.file}: expected a mapping of manifest fields; ignored`];
+  if (layout === "folder") {
+    skills[0]!.metadata.manifestFile = { file: manifestFile.file, content };
+    return [];
+  }
+  const used = new Set<string>();
+  for (const skill of skills) {
+    const key = [skill.name, skill.metadata.toolName].find((name) => name !== undefined && name in content);
+    if (key === undefined) continue;
+    used.add(key);
+    skill.metadata.manifestFile = { file: manifestFile.file, content: content[key] };
+  }
+  return Object.keys(content)
+    .filter((key) => !used.has(key))
+    .map((key) => `${manifestFile.file}: no tool named "${key}" in ${path.basename(document.path)}; entry ignored`);
+}

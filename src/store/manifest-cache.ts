@@ -1,0 +1,44 @@
+import type { Manifest } from "../expand/manifest.js";
+import type { IndexDatabase } from "./database.js";
+
+/** The key of a paid-for manifest: the same skill content, prompt and model give the same answer's worth. */
+export interface ManifestCacheKey {
+  contentHash: string;
+  promptVersion: string;
+  model: string;
+}
+
+/**
+ * LLM manifests kept across runs. Each write commits on its own, outside the index run's transaction, so an
+ * answer survives a crash or a failure later in the run.
+ */
+export interface ManifestCache {
+  get(key: ManifestCacheKey): Manifest | undefined;
+  /** The newest manifest for this content and prompt from any model (used when no LLM is configured). */
+  getAnyModel(contentHash: string, promptVersion: string): { model: string; manifest: Manifest } | undefined;
+  put(key: ManifestCacheKey, manifest: Manifest): void;
+}
+
+export function sqliteManifestCache(db: IndexDatabase): ManifestCache {
+  const select = db.prepare("SELECT manifest FROM manifest_cache WHERE content_hash = ? AND prompt_version = ? AND model = ?");
+  const selectAny = db.prepare(
+    "SELECT model, manifest FROM manifest_cache WHERE content_hash = ? AND prompt_version = ? ORDER BY created_at DESC, model LIMIT 1",
+  );
+  const upsert = db.prepare(
+    `INSERT INTO manifest_cache (content_hash, prompt_version, model, manifest, created_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (content_hash, prompt_version, model) DO UPDATE SET manifest = excluded.manifest, created_at = excluded.created_at`,
+  );
+  return {
+    get(key) {
+      const row = select.get(key.contentHash, key.promptVersion, key.model) as { manifest: string } | undefined;
+      return row ? (JSON.parse(row.manifest) as Manifest) : undefined;
+    },
+    getAnyModel(contentHash, promptVersion) {
+      const row = selectAny.get(contentHash, promptVersion) as { model: string; manifest: string } | undefined;
+      return row ? { model: row.model, manifest: JSON.parse(row.manifest) as Manifest } : undefined;
+    },
+    put(key, manifest) {
+      upsert.run(key.contentHash, key.promptVersion, key.model, JSON.stringify(manifest), new Date().toISOString());
+    },
+  };
+}
