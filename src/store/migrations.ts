@@ -56,6 +56,17 @@ export const MIGRATIONS: ((db: Database) => void)[] = [
         summary TEXT NOT NULL
       ) STRICT;
     `),
+  (db) =>
+    db.exec(`
+      -- Requests that no skill should answer, with their vectors: learned by \`router fit\` from labelled
+      -- cases whose expected skill is null, and used to recognise such requests at query time.
+      CREATE TABLE abstain_examples (
+        id INTEGER PRIMARY KEY,
+        text TEXT NOT NULL UNIQUE,
+        embedder TEXT NOT NULL,
+        vector BLOB NOT NULL
+      ) STRICT;
+    `),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
