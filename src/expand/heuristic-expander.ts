@@ -156,7 +156,7 @@ function rankKeywords(subject: ExpansionSubject, humanName: string, extra: strin
 }
 
 // CamelCase terms (CrashLoopBackOff, OOMKilled) are what users paste: they stay whole words.
-const CAMEL_CASE = /\b[A-Z]+[a-z0-9]+(?:[A-Z]+[a-z0-9]*)+\b/g;
+const CAMEL_CASE = /\b(?=[A-Za-z0-9]*[a-z])[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9]*\b/g;
 
 function keepCamelCaseWhole(text: string): string {
   return text.replace(CAMEL_CASE, (term) => term.toLowerCase());

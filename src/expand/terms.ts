@@ -14,6 +14,9 @@ const STOPWORDS = new Set(
   ).split(/\s+/),
 );
 
+// Names and words that end like plurals but are not: their "singular" would be a wrong keyword.
+const NOT_PLURAL = new Set("kubernetes postgres express jenkins redis series species news canvas atlas chaos lens bias alias".split(" "));
+
 /** Words of a text: identifiers split (`getWeather`, `k8s_debug`), lower-cased, numbers kept when they carry letters. */
 export function words(text: string): string[] {
   return readableName(text).toLowerCase().match(/[a-z0-9][a-z0-9+#]*/g) ?? [];
@@ -33,7 +36,7 @@ export function isContentWord(word: string): boolean {
  * third-person verb ("calculates" -> "calculate"), or undefined. Conservative: a wrong form is a wrong keyword.
  */
 export function baseForm(word: string): string | undefined {
-  if (word.length < 5 || /\d/.test(word)) return undefined;
+  if (word.length < 5 || /\d/.test(word) || NOT_PLURAL.has(word)) return undefined;
   if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;
   if (/(?:ch|sh|ss|x|z)es$/.test(word)) return word.slice(0, -2);
   if (/[^su]s$/.test(word) && !/(?:ous|ics|sis|ness|less)$/.test(word)) return word.slice(0, -1);
