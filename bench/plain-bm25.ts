@@ -1,4 +1,5 @@
 // A textbook BM25 (Robertson/Sparck Jones IDF, k1 = 1.2, b = 0.75, stopwords dropped, no stemming): the plain lexical baseline.
+import { buildPostings } from "../src/expand/postings.js";
 import { contentWords } from "../src/expand/terms.js";
 
 const K1 = 1.2;
@@ -13,14 +14,7 @@ export function plainBm25(documents: string[]): PlainBm25 {
   const termCounts = documents.map((document) => countTerms(contentWords(document)));
   const lengths = termCounts.map((counts) => [...counts.values()].reduce((sum, count) => sum + count, 0));
   const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, documents.length);
-  const postings = new Map<string, { document: number; count: number }[]>();
-  termCounts.forEach((counts, document) => {
-    for (const [term, count] of counts) {
-      const list = postings.get(term) ?? [];
-      list.push({ document, count });
-      postings.set(term, list);
-    }
-  });
+  const postings = buildPostings(termCounts);
   return {
     scores(query) {
       const scores = new Float64Array(documents.length);
@@ -28,8 +22,8 @@ export function plainBm25(documents: string[]): PlainBm25 {
         const list = postings.get(term);
         if (!list) continue;
         const idf = Math.log(1 + (documents.length - list.length + 0.5) / (list.length + 0.5));
-        for (const { document, count } of list) {
-          scores[document]! += (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * lengths[document]!) / averageLength));
+        for (const { index, value: count } of list) {
+          scores[index]! += (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * lengths[index]!) / averageLength));
         }
       }
       return scores;

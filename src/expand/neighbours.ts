@@ -1,3 +1,4 @@
+import { buildPostings } from "./postings.js";
 import { contentWords } from "./terms.js";
 
 export interface NeighbourCandidate {
@@ -21,19 +22,12 @@ export function createNeighbourFinder(pool: NeighbourCandidate[]): NeighbourFind
   for (const counts of termSets) for (const term of counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const idf = (term: string): number => Math.log((1 + pool.length) / (1 + (documentFrequency.get(term) ?? 0))) + 1;
   const vectors = termSets.map((counts) => weigh(counts, idf));
-  const postings = new Map<string, { index: number; weight: number }[]>();
-  vectors.forEach((vector, index) => {
-    for (const [term, weight] of vector) {
-      const list = postings.get(term) ?? [];
-      list.push({ index, weight });
-      postings.set(term, list);
-    }
-  });
+  const postings = buildPostings(vectors);
   return {
     nearest(skill, k) {
       const scores = new Map<number, number>();
       for (const [term, weight] of weigh(termCounts(skill), idf)) {
-        for (const posting of postings.get(term) ?? []) scores.set(posting.index, (scores.get(posting.index) ?? 0) + weight * posting.weight);
+        for (const posting of postings.get(term) ?? []) scores.set(posting.index, (scores.get(posting.index) ?? 0) + weight * posting.value);
       }
       return [...scores]
         .filter(([index]) => pool[index]!.id !== skill.id)
