@@ -7,6 +7,7 @@ import { readManifests } from "../../src/store/manifest-rows.js";
 import { getSkill } from "../../src/store/skill-rows.js";
 import { CLI, type CliResult } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
+import { writeZip } from "../helpers/zip.js";
 import { goodManifestFor, startChatServer, type ChatServer } from "./chat-server.js";
 
 // The CLI runs in a child process while the scripted server answers in this one: spawnSync would block it.
@@ -85,12 +86,17 @@ describe("router index and router expand with an LLM", () => {
     writeAgentSkill(root, "alpha", { files: { "router-manifest.yaml": "queries:\n  - my own words for alpha\nnegatives:\n  - something else entirely\n" } });
     writeFile(path.join(root, "tools.json"), JSON.stringify([{ name: "get_weather", description: "Current weather for a city.", parameters: { type: "object", properties: { city: { type: "string" } } } }]));
     writeFile(path.join(root, "tools.router-manifest.yaml"), "get_weather:\n  queries: [is it raining in Oslo]\nnot_a_tool:\n  queries: [x]\n");
+    await writeZip(path.join(root, "packed.zip"), {
+      "zipped/SKILL.md": "---\nname: zipped\ndescription: A skill shipped in an archive.\n---\n# Zipped\n",
+      "zipped/router-manifest.yaml": "queries: [words from inside the archive]\n",
+    });
 
     const result = await runCli(["index", root, "--db", db, "-q", "--verbose"]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/no tool named "not_a_tool" in tools\.json/);
     expect(storedManifest(db, "alpha")).toEqual({ source: "file", queries: ["my own words for alpha"] });
     expect(storedManifest(db, "get_weather")).toEqual({ source: "file", queries: ["is it raining in Oslo"] });
+    expect(storedManifest(db, "zipped")).toEqual({ source: "file", queries: ["words from inside the archive"] });
 
     // Editing the file changes the skill's content hash: the next run picks the edit up.
     writeFile(path.join(root, "alpha", "router-manifest.yaml"), "queries: [edited words]\n");
