@@ -3,9 +3,11 @@ import { Command, CommanderError } from "commander";
 import { isRouterError } from "../errors.js";
 import { VERSION } from "../version.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
+import { doctorCommand } from "./doctor-command.js";
 import { expandCommand } from "./expand-command.js";
 import { indexCommand } from "./index-command.js";
 import { manifestsCommand } from "./manifests-command.js";
+import { modelsCommand } from "./models-command.js";
 import { serveCommand } from "./serve-command.js";
 import { showCommand } from "./show-command.js";
 import { skillsCommand } from "./skills-command.js";
@@ -22,7 +24,7 @@ const program = new Command("router")
   .showHelpAfterError("(add --help for usage)")
   .exitOverride();
 
-for (const command of [indexCommand(), skillsCommand(), showCommand(), serveCommand(), expandCommand(), manifestsCommand()]) {
+for (const command of [indexCommand(), skillsCommand(), showCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand()]) {
   program.addCommand(command.showHelpAfterError("(add --help for usage)").exitOverride());
 }
 

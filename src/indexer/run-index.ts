@@ -3,7 +3,7 @@ import path from "node:path";
 import { createError } from "../errors.js";
 import { expandManifests, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
 import type { StoredManifest } from "../expand/manifest.js";
-import { createEmbedder } from "../models/create-embedder.js";
+import { planEmbedder } from "../models/create-embedder.js";
 import type { Embedder } from "../models/embedder.js";
 import { loadSkills, type LoadedSkill } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
@@ -75,6 +75,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   const db = openIndexForWrite(options.db);
   let embedder = options.embedder;
   try {
+    // The embedder this run would use, known without loading it, and before any (possibly paid) expansion.
+    const embedderPlan = options.embedder ? undefined : planEmbedder();
     const stored = readSkillStates(db);
     const plan = planChanges(loaded.skills, stored);
     const storedManifests = readManifests(db);
@@ -86,9 +88,10 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     const { manifests, report } = await expandManifests(changed, { ...expandOptions, onProgress: (done, total) => options.onProgress?.({ stage: "expand", done, total }) });
 
     const manifestOf = (skill: LoadedSkill): StoredManifest => manifests.get(skill.id) ?? storedManifests.get(skill.id)!;
-    // Loading a model costs time: only when something is to be embedded, or the index has no vectors yet.
-    embedder ??= changed.length > 0 || readMeta(db).embedder === undefined ? await createEmbedder() : undefined;
-    const fullEmbed = embedder !== undefined && needsFullEmbed(db, embedder);
+    // When the index's embedder differs from this run's, every skill is embedded again.
+    const fullEmbed = needsFullEmbed(db, options.embedder ?? embedderPlan!);
+    // Loading a model costs time: only when something is to be embedded.
+    embedder ??= changed.length > 0 || fullEmbed ? await embedderPlan!.create() : undefined;
     const toEmbed = fullEmbed ? loaded.skills : changed;
 
     const now = new Date().toISOString();

@@ -36,11 +36,13 @@ export function needsFullEmbed(db: IndexDatabase, embedder: { id: string; dimens
  */
 export function prepareVectorTable(db: IndexDatabase, embedder: { id: string; dimension: number }): void {
   if (!needsFullEmbed(db, embedder)) return;
+  // The trigger goes first: left in place, it would look for vectors in the dropped table while texts are deleted.
+  db.exec("DROP TRIGGER IF EXISTS texts_delete_vector");
   db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}`);
   db.exec("DELETE FROM texts");
   db.exec(`CREATE VIRTUAL TABLE ${VECTOR_TABLE} USING vec0(embedding float[${embedder.dimension}])`);
   // Deleting a text (directly or through a skill's cascade) deletes its vector: the two never drift apart.
-  db.exec(`CREATE TRIGGER IF NOT EXISTS texts_delete_vector AFTER DELETE ON texts BEGIN DELETE FROM ${VECTOR_TABLE} WHERE rowid = old.id; END`);
+  db.exec(`CREATE TRIGGER texts_delete_vector AFTER DELETE ON texts BEGIN DELETE FROM ${VECTOR_TABLE} WHERE rowid = old.id; END`);
   writeMetaValue(db, "embedder", embedder.id);
   writeMetaValue(db, "dimension", String(embedder.dimension));
 }
@@ -66,6 +68,10 @@ export function readVectors(db: IndexDatabase): VectorSet {
   const matrix = new Float32Array(rows.length * dimension);
   rows.forEach((row, index) => matrix.set(new Float32Array(row.embedding.buffer, row.embedding.byteOffset, dimension), index * dimension));
   return { dimension, skillIds: rows.map((row) => row.skillId), kinds: rows.map((row) => row.kind), texts: rows.map((row) => row.text), matrix };
+}
+
+export function countTexts(db: IndexDatabase): number {
+  return (db.prepare("SELECT count(*) AS n FROM texts").get() as { n: number }).n;
 }
 
 export function countVectors(db: IndexDatabase): number {

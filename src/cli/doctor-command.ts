@@ -1,0 +1,111 @@
+import { existsSync } from "node:fs";
+import { Command } from "commander";
+import { isRouterError } from "../errors.js";
+import { planEmbedder } from "../models/create-embedder.js";
+import { diagnoseModels, type ModelDiagnosis } from "../models/diagnose-models.js";
+import { openIndexForRead } from "../store/database.js";
+import { readMeta } from "../store/index-meta.js";
+import { countSkills } from "../store/skill-rows.js";
+import { countTexts, countVectors } from "../store/vectors.js";
+import { dbOption } from "./db-option.js";
+import { EXIT } from "./exit-codes.js";
+import { modelsDirOption } from "./models-dir-option.js";
+
+interface IndexReport {
+  path: string;
+  exists: boolean;
+  version?: number;
+  skills?: number;
+  texts?: number;
+  vectors?: number;
+  embedder?: string | null;
+  dimension?: number | null;
+  error?: { code: string; message: string };
+}
+
+interface DoctorReport {
+  status: "ok" | "warnings" | "problems";
+  models: ModelDiagnosis;
+  index: IndexReport;
+  warnings: string[];
+  problems: string[];
+}
+
+export function doctorCommand(): Command {
+  return new Command("doctor")
+    .description(`check the embedder (what auto picks and why), the model files, the reranker and the index; exits ${EXIT.FAILURE} when something would break routing`)
+    .addOption(dbOption())
+    .addOption(modelsDirOption())
+    .option("--json", "print the report as JSON")
+    .action(async (options: { db: string; modelsDir: string; json?: boolean }) => {
+      const report = await buildReport(options.db, options.modelsDir);
+      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+      if (report.status === "problems") process.exitCode = EXIT.FAILURE;
+    });
+}
+
+async function buildReport(db: string, modelsDir: string): Promise<DoctorReport> {
+  const models = await diagnoseModels({ modelsDir });
+  const index = readIndex(db);
+  const warnings: string[] = [];
+  const problems: string[] = [];
+  if ("error" in models.embedder) problems.push(`embedder: ${models.embedder.error.message}`);
+  else if (!models.embedder.check.ok) problems.push(`embedder ${models.embedder.id} does not load: ${models.embedder.check.message}`);
+  if (!models.reranker.available) warnings.push(`reranker unavailable: ${models.reranker.reason}`);
+  if (index.error) problems.push(`index: ${index.error.message}`);
+  else if (!index.exists) warnings.push(`no index at ${db} yet: run \`router index <path>\``);
+  else {
+    if (index.texts !== index.vectors) problems.push(`index has ${index.texts} texts but ${index.vectors} vectors: run \`router index\` again`);
+    if (index.embedder && "id" in models.embedder && index.embedder !== models.embedder.id) warnings.push(...embedderChange(index.embedder, models.embedder.id, modelsDir, problems));
+  }
+  const status = problems.length > 0 ? "problems" : warnings.length > 0 ? "warnings" : "ok";
+  return { status, models, index, warnings, problems };
+}
+
+/** The index was built by another embedder than `auto` picks now: fine until the next index run, unless it is gone. */
+function embedderChange(indexEmbedder: string, current: string, modelsDir: string, problems: string[]): string[] {
+  try {
+    planEmbedder({ modelsDir, indexEmbedder });
+    return [`index built with ${indexEmbedder}, but ${current} is picked now: queries keep using ${indexEmbedder} until the next \`router index\` re-embeds every skill`];
+  } catch (error) {
+    problems.push(isRouterError(error) ? error.message : String(error));
+    return [];
+  }
+}
+
+function readIndex(path: string): IndexReport {
+  if (!existsSync(path)) return { path, exists: false };
+  try {
+    const db = openIndexForRead(path);
+    try {
+      const meta = readMeta(db);
+      return { path, exists: true, version: meta.indexVersion, skills: countSkills(db), texts: countTexts(db), vectors: countVectors(db), embedder: meta.embedder ?? null, dimension: meta.dimension ?? null };
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    return { path, exists: true, error: isRouterError(error) ? { code: error.code, message: error.message } : { code: "INDEX_CORRUPT", message: String(error) } };
+  }
+}
+
+function formatReport(report: DoctorReport): string {
+  const { models, index } = report;
+  const embedder = models.embedder;
+  const lines = ["Embedder", `  choice     ${models.choice} (ROUTER_EMBEDDER)`];
+  if ("error" in embedder) lines.push(`  error      [${embedder.error.code}] ${embedder.error.message}`);
+  else {
+    lines.push(`  in use     ${embedder.id} (${embedder.dimension}-d)`, `  why        ${embedder.reason}`);
+    lines.push(`  loads      ${embedder.check.ok ? `ok, ${embedder.check.ms} ms to load and embed` : `FAILED [${embedder.check.code}] ${embedder.check.message}`}`);
+  }
+  lines.push("", `Model files (${models.modelsDir})`);
+  for (const file of models.files) lines.push(`  ${file.name.padEnd(9)}  ${file.dtype ? `ready (${file.dtype})` : `missing ${file.missing.join(", ")}`}  ${file.folder}`);
+  lines.push("", "Reranker", `  ${models.reranker.available ? `${models.reranker.id}, ok, ${models.reranker.check.ms} ms to load and score` : `unavailable: ${models.reranker.reason}`}`);
+  lines.push("", `Index (${index.path})`);
+  if (index.error) lines.push(`  error      [${index.error.code}] ${index.error.message}`);
+  else if (!index.exists) lines.push("  none yet");
+  else lines.push(`  version    ${index.version}`, `  skills     ${index.skills}`, `  texts      ${index.texts}`, `  vectors    ${index.vectors}`, `  embedder   ${index.embedder ?? "none"}${index.dimension ? ` (${index.dimension}-d)` : ""}`);
+  if (report.warnings.length > 0) lines.push("", "Warnings", ...report.warnings.map((warning) => `  - ${warning}`));
+  if (report.problems.length > 0) lines.push("", "Problems", ...report.problems.map((problem) => `  - ${problem}`));
+  lines.push("", `Status: ${report.status}`);
+  return `${lines.join("\n")}\n`;
+}

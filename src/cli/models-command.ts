@@ -1,0 +1,87 @@
+import { Command, Option } from "commander";
+import { createError } from "../errors.js";
+import { findCatalogueModel, inspectModelFiles, MODEL_CATALOGUE, MODEL_DTYPES, type CatalogueModel, type ModelDtype } from "../models/model-catalogue.js";
+import { pullModel, type PulledFile } from "../models/pull-model.js";
+import { USE_LITE } from "../models/use-lite-embedder.js";
+import { modelsDirOption } from "./models-dir-option.js";
+import { createProgress, type Progress } from "./progress.js";
+
+const PROGRESS_MIN_BYTES = 1 << 20;
+
+export function modelsCommand(): Command {
+  return new Command("models")
+    .description("list the models and their files, or pull MiniLM and the cross-encoder from the Hugging Face hub")
+    .addCommand(listCommand().showHelpAfterError("(add --help for usage)").exitOverride())
+    .addCommand(pullCommand().showHelpAfterError("(add --help for usage)").exitOverride());
+}
+
+function listCommand(): Command {
+  return new Command("list")
+    .description("show each model, where its files go and which are present")
+    .addOption(modelsDirOption())
+    .option("--json", "print JSON")
+    .action((options: { modelsDir: string; json?: boolean }) => {
+      const rows = Object.values(MODEL_CATALOGUE).map((model) => {
+        const files = inspectModelFiles(options.modelsDir, model);
+        return { name: model.name, repo: model.repo, role: model.role, folder: files.folder, dtype: files.dtype ?? null, found: files.found, missing: files.missing };
+      });
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ offline: { id: USE_LITE.id, dimension: USE_LITE.dimension, available: true }, models: rows }, null, 2)}\n`);
+        return;
+      }
+      const lines = [`offline   ${USE_LITE.id} (built in, always available)`];
+      for (const row of rows) {
+        lines.push(`${row.name.padEnd(9)} ${row.repo}  ${row.dtype ? `ready (${row.dtype})` : `missing ${row.missing.join(", ")}`}`, `          ${row.folder}`);
+      }
+      process.stdout.write(`${lines.join("\n")}\n`);
+    });
+}
+
+function pullCommand(): Command {
+  return new Command("pull")
+    .description("download model files (ONNX, tokenizer, config) from the Hugging Face hub, checking sizes and hashes")
+    .argument("[name]", `minilm, reranker or all (or a repository: ${Object.values(MODEL_CATALOGUE).map((model) => model.repo).join(", ")})`, "all")
+    .addOption(modelsDirOption())
+    .addOption(new Option("--dtype <dtype>", "which ONNX export").choices(MODEL_DTYPES).default("q8"))
+    .option("--revision <revision>", "hub branch, tag or commit", "main")
+    .addOption(new Option("--endpoint <url>", "hub address (a mirror)").env("HF_ENDPOINT"))
+    .option("--json", "print the result as JSON")
+    .option("-q, --quiet", "no progress output")
+    .action(async (name: string, options: { modelsDir: string; dtype: ModelDtype; revision: string; endpoint?: string; json?: boolean; quiet?: boolean }) => {
+      const models = name === "all" ? Object.values(MODEL_CATALOGUE) : [findCatalogueModel(name) ?? unknownModel(name)];
+      const results: { model: string; repo: string; folder: string; files: PulledFile[] }[] = [];
+      for (const model of models) {
+        const bars = new Map<string, Progress>();
+        const files = await pullModel({
+          model,
+          dtype: options.dtype,
+          modelsDir: options.modelsDir,
+          revision: options.revision,
+          ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+          onProgress: ({ file, done, total }) => {
+            // Config and tokenizer files arrive in an instant; only the model file is worth a progress line.
+            if (total < PROGRESS_MIN_BYTES) return;
+            let bar = bars.get(file);
+            if (!bar) bars.set(file, (bar = createProgress(`${model.name} ${file}`, process.stderr, !options.quiet && !options.json)));
+            bar.update(Math.round(done / 1024), Math.round(total / 1024), "KiB");
+          },
+        });
+        for (const bar of bars.values()) bar.finish();
+        results.push({ model: model.name, repo: model.repo, folder: inspectModelFiles(options.modelsDir, model, options.dtype).folder, files });
+      }
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+        return;
+      }
+      for (const result of results) {
+        const downloaded = result.files.filter((file) => file.status === "downloaded");
+        const megabytes = downloaded.reduce((sum, file) => sum + file.bytes, 0) / 1e6;
+        process.stdout.write(`${result.model}: ${result.repo} -> ${result.folder}\n`);
+        process.stdout.write(`  ${downloaded.length} downloaded (${megabytes.toFixed(1)} MB), ${result.files.length - downloaded.length} already up to date; sizes and hashes checked\n`);
+      }
+    });
+}
+
+function unknownModel(name: string): CatalogueModel {
+  throw createError("INVALID_ARGUMENT", `Unknown model "${name}": use minilm, reranker or all`, { name });
+}
