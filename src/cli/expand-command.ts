@@ -100,7 +100,7 @@ async function importResponses(file: string, options: ExpandOptionValues): Promi
   const summary = await runIndex({
     paths: roots,
     db: options.db,
-    expansion: { expander: options.expander, llm: llmSettings(options), imports, onNotice: (message) => process.stderr.write(`note: ${message}\n`) },
+    expansion: { expander: options.expander, llm: options.expander === "heuristic" ? undefined : llmSettings(options), imports, onNotice: (message) => process.stderr.write(`note: ${message}\n`) },
   });
   process.stdout.write(
     options.json

@@ -26,7 +26,7 @@ export function indexCommand(): Command {
         paths,
         db: options.db,
         allowEmpty: options.allowEmpty ?? false,
-        expansion: { expander: options.expander, llm: llmSettings(options), onNotice: (message) => process.stderr.write(`${showProgress && process.stderr.isTTY ? "\n" : ""}note: ${message}\n`) },
+        expansion: { expander: options.expander, llm: options.expander === "heuristic" ? undefined : llmSettings(options), onNotice: (message) => process.stderr.write(`${showProgress && process.stderr.isTTY ? "\n" : ""}note: ${message}\n`) },
         onProgress: (event) => bars[event.stage].update(event.done, event.total, event.stage === "read" ? event.file : ""),
       });
       for (const bar of Object.values(bars)) bar.finish();

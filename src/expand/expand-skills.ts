@@ -119,7 +119,8 @@ export function manifestsToRenew<T extends ExpansionSubject>(unchanged: T[], sto
     const current = stored.get(subject.id);
     if (!current) return true;
     if (current.source === "file" || current.source === "examples") return false;
-    if (importFor(subject, options.imports)) return true;
+    const imported = importFor(subject, options.imports);
+    if (imported && (imported.contentHashPrefix === undefined || subject.contentHash.startsWith(imported.contentHashPrefix))) return true;
     if (!llm || current.source === "import") return false;
     const cached = options.cache?.get({ contentHash: subject.contentHash, promptVersion: PROMPT_VERSION, model: llm.model });
     return cached === undefined || JSON.stringify(cached) !== JSON.stringify(current.manifest);
