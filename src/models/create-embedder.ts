@@ -26,8 +26,6 @@ export interface EmbedderPlan {
   kind: "offline" | "minilm";
   /** Why this one, in words (`router doctor` shows it). */
   reason: string;
-  /** The MiniLM files on disk, whichever embedder was picked. */
-  minilmFiles: ModelFiles;
   create(): Promise<Embedder>;
 }
 
@@ -36,7 +34,7 @@ const MINILM = MODEL_CATALOGUE.minilm;
 export function planEmbedder(options: EmbedderOptions = {}): EmbedderPlan {
   const settings = modelSettings(options);
   const files = inspectModelFiles(settings.modelsDir, MINILM, settings.dtype);
-  const offline = offlinePlan(settings, files);
+  const offline = offlinePlan(settings);
   const minilm = files.dtype ? localMiniLmPlan(settings, files) : undefined;
   const index = options.indexEmbedder;
   if (index) {
@@ -60,8 +58,8 @@ export async function createEmbedder(options: EmbedderOptions = {}): Promise<Emb
   return planEmbedder(options).create();
 }
 
-function offlinePlan(settings: ModelSettings, files: ModelFiles): EmbedderPlan {
-  return { ...USE_LITE, kind: "offline", reason: "offline default", minilmFiles: files, create: () => createUseLiteEmbedder({ threads: settings.threads }) };
+function offlinePlan(settings: ModelSettings): EmbedderPlan {
+  return { ...USE_LITE, kind: "offline", reason: "offline default", create: () => createUseLiteEmbedder({ threads: settings.threads }) };
 }
 
 function localMiniLmPlan(settings: ModelSettings, files: ModelFiles): EmbedderPlan {
@@ -72,7 +70,6 @@ function localMiniLmPlan(settings: ModelSettings, files: ModelFiles): EmbedderPl
     dimension: hiddenSize(files.folder),
     kind: "minilm",
     reason: `auto: MiniLM files found in ${files.folder} (${dtype})`,
-    minilmFiles: files,
     create: () => loadOrExplain(files.folder, () => createMiniLmEmbedder({ id, folder: files.folder, dtype, threads: settings.threads })),
   };
 }
@@ -92,7 +89,6 @@ function missingMiniLm(settings: ModelSettings, files: ModelFiles): EmbedderPlan
     dimension: MINILM.dimension!,
     kind: "minilm",
     reason: `chosen explicitly; files to be pulled from the hub into ${files.folder} (ROUTER_ALLOW_REMOTE_MODELS)`,
-    minilmFiles: files,
     async create() {
       await pullModel({ model: MINILM, dtype, modelsDir: settings.modelsDir });
       return localMiniLmPlan(settings, inspectModelFiles(settings.modelsDir, MINILM, dtype)).create();

@@ -1,7 +1,7 @@
 import { createCrossEncoderReranker } from "./cross-encoder-reranker.js";
 import type { Reranker } from "./embedder.js";
 import { loadOrExplain } from "./load-or-explain.js";
-import { inspectModelFiles, MODEL_CATALOGUE, type ModelFiles } from "./model-catalogue.js";
+import { inspectModelFiles, MODEL_CATALOGUE } from "./model-catalogue.js";
 import { modelSettings, type ModelSettings } from "./model-settings.js";
 import { startRerankerWorker } from "./model-worker-client.js";
 
@@ -11,11 +11,6 @@ export type RerankerOptions = Partial<Pick<ModelSettings, "modelsDir" | "dtype" 
 export type RerankerLoad = { status: "ready"; reranker: Reranker } | { status: "unavailable"; reason: string };
 
 const CROSS_ENCODER = MODEL_CATALOGUE.reranker;
-
-export function inspectRerankerFiles(options: RerankerOptions = {}): ModelFiles {
-  const settings = modelSettings(options);
-  return inspectModelFiles(settings.modelsDir, CROSS_ENCODER, settings.dtype);
-}
 
 /**
  * The cross-encoder reranker for the query path, its inference in a worker thread so the server keeps

@@ -1,6 +1,6 @@
 import { createError } from "../errors.js";
 
-export const DEFAULT_HUB_ENDPOINT = "https://huggingface.co";
+const DEFAULT_HUB_ENDPOINT = "https://huggingface.co";
 // An unreachable or silent host fails within seconds, not after the operating system's TCP timeouts.
 const RESPONSE_TIMEOUT_MS = 15_000;
 // A body that stops flowing for this long is abandoned.

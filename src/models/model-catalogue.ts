@@ -24,10 +24,10 @@ export const MODEL_CATALOGUE: Record<ModelName, CatalogueModel> = {
 export const MODEL_DTYPES: ModelDtype[] = ["q8", "fp32"];
 
 /** The ONNX file transformers.js loads for each dtype. */
-export const ONNX_FILES: Record<ModelDtype, string> = { q8: "onnx/model_quantized.onnx", fp32: "onnx/model.onnx" };
+const ONNX_FILES: Record<ModelDtype, string> = { q8: "onnx/model_quantized.onnx", fp32: "onnx/model.onnx" };
 
 /** What transformers.js reads besides the ONNX graph: the architecture and the tokenizer. */
-export const SUPPORT_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json"];
+const SUPPORT_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json"];
 
 export function requiredFiles(dtype: ModelDtype): string[] {
   return [...SUPPORT_FILES, ONNX_FILES[dtype]];

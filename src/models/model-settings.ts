@@ -3,7 +3,7 @@ import { createError } from "../errors.js";
 import { MODEL_DTYPES, type ModelDtype } from "./model-catalogue.js";
 
 export type EmbedderChoice = "auto" | "offline" | "minilm";
-export const EMBEDDER_CHOICES: EmbedderChoice[] = ["auto", "offline", "minilm"];
+const EMBEDDER_CHOICES: EmbedderChoice[] = ["auto", "offline", "minilm"];
 
 /** Where models live and how they may be loaded; every field has an environment default. */
 export interface ModelSettings {

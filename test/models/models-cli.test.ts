@@ -68,6 +68,18 @@ describe("router models and router doctor", () => {
       expect(report.models.reranker).toMatchObject({ available: true, id: "ms-marco-minilm-l6-v2-q8" });
       expect(report.warnings).toEqual([expect.stringMatching(/no index at .*none\.db yet/)]);
 
+      // Opted in, an explicitly chosen MiniLM without files is pulled (with the same checks) by the index run.
+      const skills = tempDir();
+      writeAgentSkill(skills, "alpha");
+      const remote = await runCliAsync(["index", skills, "--db", path.join(tempDir(), "r.db"), "--json"], {
+        ROUTER_EMBEDDER: "minilm",
+        ROUTER_ALLOW_REMOTE_MODELS: "1",
+        ROUTER_MODELS_DIR: tempDir(),
+        HF_ENDPOINT: hub.url,
+      });
+      expect(remote.status, remote.stderr).toBe(0);
+      expect(JSON.parse(remote.stdout)).toMatchObject({ embedded: 1, embedder: "minilm-l6-v2-q8" });
+
       const corrupt = await runCliAsync(["models", "pull", "reranker", "--models-dir", tempDir()], { HF_ENDPOINT: corruptHub.url });
       expect(corrupt.status).toBe(1);
       expect(corrupt.stderr).toMatch(/^error \[MODEL_INTEGRITY_FAILED\]: Xenova\/ms-marco-MiniLM-L-6-v2\/onnx\/model_quantized\.onnx: sha256 is/m);

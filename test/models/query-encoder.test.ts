@@ -2,10 +2,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
 import type { Embedder } from "../../src/models/embedder.js";
+import { MODEL_CATALOGUE, modelFolder } from "../../src/models/model-catalogue.js";
 import { createQueryEncoder, queryEncoderOver, type QueryEncoder } from "../../src/models/query-encoder.js";
 import { createUseLiteEmbedder } from "../../src/models/use-lite-embedder.js";
 import { startServer } from "../../src/server/serve.js";
 import { tempDir, writeAgentSkill } from "../helpers/fixtures.js";
+import { TINY_HIDDEN, writeTinyBert } from "../helpers/tiny-bert.js";
 import { cosine } from "./embedder-conformance.js";
 
 describe("query encoder (worker thread + LRU cache)", () => {
@@ -54,6 +56,19 @@ describe("query encoder (worker thread + LRU cache)", () => {
     expect(calls.reduce((sum, size) => sum + size, 0)).toBe(20);
     expect(calls.length).toBeLessThanOrEqual(2);
     expect(cosine(vectors[3]!, vectors[23]!)).toBeGreaterThan(0.99999);
+  });
+
+  it("runs the MiniLM code path in the worker when auto finds its files", async () => {
+    const modelsDir = tempDir("models-");
+    writeTinyBert(modelFolder(modelsDir, MODEL_CATALOGUE.minilm), "feature-extraction");
+    const minilm = await createQueryEncoder({ modelsDir });
+    try {
+      expect([minilm.id, minilm.dimension]).toEqual(["minilm-l6-v2-q8", TINY_HIDDEN]);
+      const [vector] = await minilm.embedMany(["why does my pod keep restarting"]);
+      expect(vector).toHaveLength(TINY_HIDDEN);
+    } finally {
+      await minilm.close();
+    }
   });
 
   it("rejects calls after close", async () => {
