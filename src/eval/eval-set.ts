@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { createError } from "../errors.js";
+
+/** The labelled evaluation-set format of ../shared/eval (see its README.md). */
+const evalSetSchema = z.object({
+  name: z.string().optional(),
+  skills: z.array(z.object({ name: z.string().min(1), description: z.string(), queries: z.array(z.string()).optional(), parameters: z.unknown().optional() })).optional(),
+  cases: z.array(z.object({ query: z.string(), expected: z.string().nullable(), candidates: z.array(z.string()).optional() })),
+});
+
+export type EvalSet = z.infer<typeof evalSetSchema>;
+export type EvalCase = EvalSet["cases"][number];
+
+/** Reads and validates an eval-set file; errors name the file and the first problem. */
+export function readEvalSet(file: string): EvalSet {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw createError("INVALID_ARGUMENT", `Cannot read eval set ${file}: ${(error as Error).message}`, { file });
+  }
+  const parsed = evalSetSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw createError("INVALID_ARGUMENT", `${file} is not an eval set: ${issue.path.join(".")}: ${issue.message}`, { file });
+  }
+  return parsed.data;
+}

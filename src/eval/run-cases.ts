@@ -1,0 +1,38 @@
+import type { Router } from "../route/router.js";
+import type { RouteResult } from "../route/types.js";
+import type { EvalCase } from "./eval-set.js";
+
+/** What the router answered for one labelled case. */
+export interface CaseOutcome {
+  query: string;
+  expected: string | null;
+  /** Ranked skill names, best first. */
+  ranked: string[];
+  /** Confidence of the best candidate. */
+  confidence: number;
+  decision: RouteResult["decision"];
+  selected: string[];
+  latencyMs: number;
+  result: RouteResult;
+}
+
+/** Routes every case (restricted to its candidates when it has them), in order. */
+export async function runCases(router: Router, cases: EvalCase[], k: number, onProgress?: (done: number, total: number) => void): Promise<CaseOutcome[]> {
+  const outcomes: CaseOutcome[] = [];
+  for (const [index, item] of cases.entries()) {
+    const started = performance.now();
+    const result = await router.route(item.query, { k, ...(item.candidates ? { skills: item.candidates } : {}) });
+    outcomes.push({
+      query: item.query,
+      expected: item.expected,
+      ranked: result.skills.map((skill) => skill.name),
+      confidence: result.skills[0]?.confidence ?? 0,
+      decision: result.decision,
+      selected: result.selected,
+      latencyMs: performance.now() - started,
+      result,
+    });
+    onProgress?.(index + 1, cases.length);
+  }
+  return outcomes;
+}

@@ -1,0 +1,68 @@
+import { createError } from "../../errors.js";
+import type { EvalCase } from "../../eval/eval-set.js";
+import { computeMetrics, type EvalMetrics } from "../../eval/metrics.js";
+import { runCases } from "../../eval/run-cases.js";
+import { replaceAbstainExamples } from "../../store/abstain-examples.js";
+import { openIndexForWrite } from "../../store/database.js";
+import { DEFAULT_FUSION, writeFusionParams } from "../fusion-params.js";
+import type { FusionParams } from "../fusion.js";
+import type { QueryEncoder } from "../query-encoder.js";
+import { createRouter } from "../router.js";
+import { collectSamples, fitFusion } from "./fit-fusion.js";
+
+export interface FitIndexOptions {
+  db: string;
+  train: EvalCase[];
+  /** Held-out cases, routed with the new parameters after the fit; never used to fit. */
+  test: EvalCase[];
+  origin: string;
+  minRouted?: number;
+  queryEncoder?: QueryEncoder;
+  onProgress?: (stage: "collect" | "evaluate", done: number, total: number) => void;
+}
+
+export interface FitIndexReport {
+  params: FusionParams;
+  abstainExamples: number;
+  training: { cases: number; routed: number; abstained: number; correct: number };
+  heldOut: EvalMetrics | null;
+}
+
+/** Fits the fusion on labelled cases, stores it (and the abstain examples) in the index, scores the held-out cases. */
+export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport> {
+  if (options.train.length === 0) throw createError("INVALID_ARGUMENT", "No training cases to fit on");
+  const router = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), fusion: DEFAULT_FUSION });
+  let fitted;
+  let embedder;
+  try {
+    const known = new Set(router.skills().map((skill) => skill.name));
+    const unknown = [...new Set(options.train.map((item) => item.expected).filter((name): name is string => name !== null && !known.has(name)))];
+    if (unknown.length > 0) throw createError("UNKNOWN_SKILLS", `Expected skills not in the index: ${unknown.slice(0, 20).join(", ")}${unknown.length > 20 ? ", ..." : ""}`, { unknown });
+    embedder = router.status().embedder;
+    const samples = await collectSamples(router, options.train, (done, total) => options.onProgress?.("collect", done, total));
+    fitted = fitFusion(samples, { origin: options.origin, embedder, fallback: DEFAULT_FUSION, ...(options.minRouted !== undefined ? { minRouted: options.minRouted } : {}) });
+  } finally {
+    await router.close();
+  }
+
+  const db = openIndexForWrite(options.db);
+  try {
+    db.transaction(() => {
+      writeFusionParams(db, fitted.params);
+      replaceAbstainExamples(db, embedder ?? "", fitted.abstainExamples);
+    })();
+  } finally {
+    db.close();
+  }
+
+  let heldOut: EvalMetrics | null = null;
+  if (options.test.length > 0) {
+    const evaluator = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}) });
+    try {
+      heldOut = computeMetrics(await runCases(evaluator, options.test, 3, (done, total) => options.onProgress?.("evaluate", done, total)));
+    } finally {
+      await evaluator.close();
+    }
+  }
+  return { params: fitted.params, abstainExamples: fitted.abstainExamples.length, training: fitted.training, heldOut };
+}

@@ -1,0 +1,27 @@
+import type { IndexDatabase } from "../store/database.js";
+import { writeMetaValue } from "../store/index-meta.js";
+import defaults from "./default-fusion.json" with { type: "json" };
+import type { FusionParams } from "./fusion.js";
+
+const META_KEY = "fusion";
+
+/**
+ * Used until `router fit` stores parameters learned from the index's own labelled cases: fitted by
+ * bench/fit-defaults.ts on the training halves of the labelled sets, with the offline embedder.
+ */
+export const DEFAULT_FUSION = defaults as FusionParams;
+
+/** The parameters for an index: what `router fit` stored, when fitted for the same embedder, else the defaults. */
+export function fusionFor(db: IndexDatabase, embedder: string | null): FusionParams {
+  const stored = readFusionParams(db);
+  return stored && stored.embedder === embedder ? stored : DEFAULT_FUSION;
+}
+
+export function readFusionParams(db: IndexDatabase): FusionParams | undefined {
+  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(META_KEY) as { value: string } | undefined;
+  return row ? (JSON.parse(row.value) as FusionParams) : undefined;
+}
+
+export function writeFusionParams(db: IndexDatabase, params: FusionParams): void {
+  writeMetaValue(db, META_KEY, JSON.stringify(params));
+}

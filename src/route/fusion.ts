@@ -1,0 +1,147 @@
+import { KNN_DEPTH, type Evidence } from "./signals.js";
+
+/** Per-candidate features of the ranking model; `router fit` learns one weight per feature. */
+export const FEATURES = [
+  "q2q_max",
+  "q2q_topk",
+  "q2d",
+  "q2c",
+  "bm25",
+  "bm25_rel",
+  "keywords",
+  "phrases",
+  "negative",
+  "q2q_gap",
+  "knn_vote",
+  "q2q_rr",
+  "bm25_rr",
+  "q2d_rr",
+  "rerank",
+] as const;
+
+/** Query-level features of the in-scope model, read off the best candidate. */
+export const SCOPE_FEATURES = ["top_logit", "logit_gap", "q2q_max", "q2q_topk", "q2c", "bm25", "keywords", "abstain_sim", "heuristic", "heuristic_q2q"] as const;
+
+export type Feature = (typeof FEATURES)[number];
+export type ScopeFeature = (typeof SCOPE_FEATURES)[number];
+
+/**
+ * Two models: a conditional logit ranks the candidates (which skill, if one applies) and a logistic model
+ * says whether any skill applies at all. A candidate's confidence is P(in scope) x P(this one | in scope).
+ */
+export interface FusionParams {
+  ranking: Record<Feature, number>;
+  scope: { weights: Record<ScopeFeature, number>; bias: number };
+  /** Inject only when P(in scope) reaches this (per-skill values override it for their skill). */
+  threshold: number;
+  /** The threshold when the best skill's manifest is heuristic (its similarities run on another scale). */
+  heuristicThreshold: number;
+  /** ... and the best candidate's confidence leads the runner-up's by at least this. */
+  minMargin: number;
+  skillThresholds: Record<string, number>;
+  /** Similarity scales differ between embedders: parameters are only valid for the one they were fitted with. */
+  embedder: string | null;
+  /** Where these parameters came from. */
+  origin: string;
+}
+
+/** Feature vector of each candidate; several features compare a candidate with the others of the query. */
+export function featureRows(evidence: Evidence[]): number[][] {
+  let leader = -1;
+  let best = -Infinity;
+  let runnerUp = -Infinity;
+  let bestBm25 = 0;
+  evidence.forEach((item, index) => {
+    const value = item.signals.q2q_max;
+    if (value > best) [runnerUp, best, leader] = [best, value, index];
+    else if (value > runnerUp) runnerUp = value;
+    bestBm25 = Math.max(bestBm25, item.bm25Raw);
+  });
+  const votes = knnVotes(evidence);
+  const q2qRank = ranks(evidence.map((item) => item.signals.q2q_max));
+  const bm25Rank = ranks(evidence.map((item) => item.bm25Raw));
+  const q2dRank = ranks(evidence.map((item) => item.signals.q2d));
+  return evidence.map((item, index) => {
+    const rival = index === leader ? runnerUp : best;
+    const signals = item.signals;
+    const values: Record<Feature, number> = {
+      q2q_max: signals.q2q_max,
+      q2q_topk: signals.q2q_topk,
+      q2d: signals.q2d,
+      q2c: signals.q2c,
+      bm25: signals.bm25,
+      bm25_rel: bestBm25 > 0 ? item.bm25Raw / bestBm25 : 0,
+      keywords: Math.min(signals.keyword_hits, 3) / 3,
+      phrases: Math.min(signals.phrase_hits, 2) / 2,
+      negative: signals.negative,
+      // How clearly this candidate's best match beats every other candidate's.
+      q2q_gap: Number.isFinite(rival) ? signals.q2q_max - rival : signals.q2q_max,
+      knn_vote: votes[index]!,
+      q2q_rr: 1 / (1 + q2qRank[index]!),
+      bm25_rr: item.bm25Raw > 0 ? 1 / (1 + bm25Rank[index]!) : 0,
+      q2d_rr: 1 / (1 + q2dRank[index]!),
+      rerank: signals.rerank ?? 0,
+    };
+    return FEATURES.map((feature) => values[feature]);
+  });
+}
+
+export function rankingLogit(params: FusionParams, row: number[]): number {
+  return FEATURES.reduce((sum, feature, index) => sum + params.ranking[feature] * row[index]!, 0);
+}
+
+/** The in-scope model's inputs, from the best candidate (by logit) and the runner-up's logit. */
+export function scopeRow(best: Evidence, bestLogit: number, runnerUpLogit: number, abstainSim: number): number[] {
+  const signals = best.signals;
+  const heuristic = best.heuristicManifest ? 1 : 0;
+  const values: Record<ScopeFeature, number> = {
+    top_logit: bestLogit,
+    logit_gap: Number.isFinite(runnerUpLogit) ? Math.min(bestLogit - runnerUpLogit, 10) : 10,
+    q2q_max: signals.q2q_max,
+    q2q_topk: signals.q2q_topk,
+    q2c: signals.q2c,
+    bm25: signals.bm25,
+    keywords: Math.min(signals.keyword_hits, 3) / 3,
+    abstain_sim: abstainSim,
+    // Heuristic manifests hold description sentences, not user requests: their similarities sit lower.
+    heuristic,
+    heuristic_q2q: heuristic * signals.q2q_max,
+  };
+  return SCOPE_FEATURES.map((feature) => values[feature]);
+}
+
+export function scopeProbability(params: FusionParams, row: number[]): number {
+  return sigmoid(SCOPE_FEATURES.reduce((sum, feature, index) => sum + params.scope.weights[feature] * row[index]!, params.scope.bias));
+}
+
+/** Softmax of logits: each candidate's probability of being the one, given that one applies. */
+export function shares(logits: number[]): number[] {
+  const top = Math.max(...logits);
+  const exps = logits.map((value) => Math.exp(value - top));
+  const total = exps.reduce((sum, value) => sum + value, 0);
+  return exps.map((value) => value / total);
+}
+
+export function sigmoid(value: number): number {
+  return 1 / (1 + Math.exp(-value));
+}
+
+/** Rank of each value among all (0 = highest). */
+function ranks(values: number[]): number[] {
+  const order = values.map((_, index) => index).sort((a, b) => values[b]! - values[a]!);
+  const result = new Array<number>(values.length);
+  order.forEach((index, rank) => (result[index] = rank));
+  return result;
+}
+
+/** Share of the K nearest synthetic queries (over all candidates) that belong to each candidate. */
+function knnVotes(evidence: Evidence[]): number[] {
+  const pool: { index: number; sim: number }[] = [];
+  evidence.forEach((item, index) => item.topQuerySims.forEach((sim) => pool.push({ index, sim })));
+  pool.sort((a, b) => b.sim - a.sim);
+  const nearest = pool.slice(0, KNN_DEPTH);
+  const total = nearest.reduce((sum, entry) => sum + Math.max(entry.sim, 0), 0);
+  const votes = new Array<number>(evidence.length).fill(0);
+  for (const entry of nearest) votes[entry.index]! += total > 0 ? Math.max(entry.sim, 0) / total : 0;
+  return votes;
+}

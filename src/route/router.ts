@@ -1,0 +1,294 @@
+import { createError } from "../errors.js";
+import type { Reranker } from "../models/embedder.js";
+import { normalise } from "../models/vector-math.js";
+import type { Skill } from "../skills/types.js";
+import { openIndexForRead, type IndexDatabase } from "../store/database.js";
+import { readMeta } from "../store/index-meta.js";
+import { getSkill, listSkills, type SkillSummary } from "../store/skill-rows.js";
+import { analyseText } from "./analyse-text.js";
+import { bm25Retriever } from "./bm25-retriever.js";
+import { decide } from "./decision.js";
+import { fusionFor } from "./fusion-params.js";
+import { FEATURES, featureRows, type FusionParams } from "./fusion.js";
+import { denseRetriever } from "./dense-retriever.js";
+import { keywordMatcher, type KeywordMatcher } from "./keyword-matcher.js";
+import { createQueryEncoderFor, type QueryEncoder } from "./query-encoder.js";
+import type { Retriever, RouteQuery } from "./retriever.js";
+import { loadRouteModel, type RouteModel } from "./route-model.js";
+import { scoreCandidates, type ScoredCandidate, type Scoring } from "./score-candidates.js";
+import { abstainSimilarity, measureEvidence, type Evidence } from "./signals.js";
+import type { ContextMessage, RankedSkill, RouteOptions, RouteResult, RouteTiming } from "./types.js";
+
+export interface RouterOptions {
+  /** Path of the index file. */
+  db: string;
+  /** Embeds queries; by default one matching the index's embedder is made. */
+  queryEncoder?: QueryEncoder;
+  /** Cross-encoder for the top few candidates; omitted or null skips the stage. */
+  reranker?: Reranker | null;
+  /** Fusion parameters to use instead of the index's fitted (or the default) ones. */
+  fusion?: FusionParams;
+  /** Candidates each retriever contributes before exact scoring. */
+  candidatesPerRetriever?: number;
+  /** How many of the best candidates the reranker rescores. */
+  rerankTop?: number;
+}
+
+/** The in-process router: `createRouter({ db })`, then `router.route(query, options)`. */
+export interface Router {
+  route(query: string, options?: RouteOptions): Promise<RouteResult>;
+  /** Every scored candidate of a query with its feature row, best first: the training data of `router fit`. */
+  candidates(query: string, options?: RouteOptions): Promise<ScoredCandidates>;
+  skills(): SkillSummary[];
+  skill(name: string): Skill | undefined;
+  /** Reloads the index when another process has written a new version; true when it did. */
+  refresh(): boolean;
+  status(): RouterStatus;
+  close(): Promise<void>;
+}
+
+export interface ScoredCandidates {
+  names: string[];
+  evidence: Evidence[];
+  features: number[][];
+  /** The query's unit vector (fit learns abstain examples from it). */
+  vector: Float32Array;
+}
+
+export interface RouterStatus {
+  indexVersion: number;
+  skills: number;
+  vectors: number;
+  embedder: string | null;
+  reranker: string | null;
+  fusion: string;
+}
+
+/** Everything derived from one index version, swapped as a whole so a request never sees two versions. */
+interface RouteState {
+  model: RouteModel;
+  bm25: Retriever;
+  dense: Retriever;
+  keywords: KeywordMatcher;
+  fusion: FusionParams;
+}
+
+const DEFAULT_K = 3;
+const DEFAULT_CANDIDATES = 50;
+const DEFAULT_RERANK_TOP = 5;
+// Recent conversation shifts the query vector a little; the message itself stays dominant.
+const CONTEXT_WEIGHT = 0.3;
+const CONTEXT_MESSAGES = 3;
+
+export async function createRouter(options: RouterOptions): Promise<Router> {
+  const db = openIndexForRead(options.db);
+  let state: RouteState;
+  let encoder: QueryEncoder;
+  try {
+    state = buildState(db, options.fusion);
+    encoder = options.queryEncoder ?? (await createQueryEncoderFor(state.model.embedder));
+    checkEmbedder(state.model, encoder);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const reranker = options.reranker ?? null;
+  const perRetriever = options.candidatesPerRetriever ?? DEFAULT_CANDIDATES;
+  const rerankTop = options.rerankTop ?? DEFAULT_RERANK_TOP;
+
+  return {
+    async route(query, routeOptions = {}) {
+      return routeQuery(state, db, encoder, reranker, { perRetriever, rerankTop }, query, routeOptions);
+    },
+    async candidates(query, routeOptions = {}) {
+      const current = state;
+      const { scoring, vector } = await scoreQuery(current, encoder, reranker, { perRetriever, rerankTop }, query, routeOptions);
+      return {
+        names: scoring.ranked.map((item) => current.model.skills[item.evidence.skill]!.name),
+        evidence: scoring.ranked.map((item) => item.evidence),
+        features: scoring.ranked.map((item) => item.features),
+        vector,
+      };
+    },
+    skills: () => listSkills(db),
+    skill: (name) => getSkill(db, name),
+    refresh() {
+      if (readMeta(db).indexVersion === state.model.indexVersion) return false;
+      const next = buildState(db, options.fusion);
+      checkEmbedder(next.model, encoder);
+      state = next;
+      return true;
+    },
+    status: () => ({
+      indexVersion: state.model.indexVersion,
+      skills: state.model.skills.length,
+      vectors: state.model.texts.length,
+      embedder: state.model.embedder,
+      reranker: reranker?.id ?? null,
+      fusion: state.fusion.origin,
+    }),
+    async close() {
+      if (!options.queryEncoder) await encoder.close();
+      db.close();
+    },
+  };
+}
+
+function buildState(db: IndexDatabase, fusion: FusionParams | undefined): RouteState {
+  const model = loadRouteModel(db);
+  return { model, bm25: bm25Retriever(model), dense: denseRetriever(model), keywords: keywordMatcher(model), fusion: fusion ?? fusionFor(db, model.embedder) };
+}
+
+function checkEmbedder(model: RouteModel, encoder: QueryEncoder): void {
+  if (model.embedder !== null && model.embedder !== encoder.id) {
+    throw createError("EMBEDDER_MISMATCH", `The index was embedded with ${model.embedder} but queries would be embedded with ${encoder.id}: run \`router index\` again`, {
+      index: model.embedder,
+      query: encoder.id,
+    });
+  }
+}
+
+interface Limits {
+  perRetriever: number;
+  rerankTop: number;
+}
+
+async function routeQuery(
+  state: RouteState,
+  db: IndexDatabase,
+  encoder: QueryEncoder,
+  reranker: Reranker | null,
+  limits: Limits,
+  text: string,
+  options: RouteOptions,
+): Promise<RouteResult> {
+  const { model, fusion } = state;
+  const k = options.k ?? DEFAULT_K;
+  const base = { min_margin: fusion.minMargin, index_version: model.indexVersion, embedder: model.embedder, reranker: reranker?.id ?? null };
+  if (model.skills.length === 0) {
+    const warnings = ["the index has no skills: run `router index <path>`"];
+    const timing_ms = { embed: 0, retrieve: 0, score: 0, rerank: 0, total: 0 };
+    return { decision: "none", selected: [], skills: [], reason: "empty_index", in_scope: 0, threshold: options.threshold ?? fusion.threshold, warnings, timing_ms, ...base };
+  }
+  const { scoring, timing } = await scoreQuery(state, encoder, reranker, limits, text, options);
+  const outcome = decide(
+    scoring.ranked.map((item) => ({ name: model.skills[item.evidence.skill]!.name, confidence: item.confidence, heuristicManifest: item.evidence.heuristicManifest })),
+    scoring.inScope,
+    fusion,
+    { k, ...(options.threshold !== undefined ? { threshold: options.threshold } : {}), ...(options.multi !== undefined ? { multi: options.multi } : {}) },
+  );
+  const includeBody = options.include?.includes("body") ?? false;
+  return {
+    decision: outcome.decision,
+    selected: outcome.selected,
+    skills: scoring.ranked.slice(0, k).map((item) => explain(model, db, item, includeBody)),
+    reason: outcome.reason,
+    in_scope: round(scoring.inScope),
+    threshold: outcome.threshold,
+    warnings: reranker ? [] : ["reranker unavailable: cross-encoder stage skipped"],
+    timing_ms: { embed: timing.embed, retrieve: timing.retrieve, score: timing.score, rerank: timing.rerank, total: round(performance.now() - timing.started) },
+    ...base,
+  };
+}
+
+/** Embed, retrieve, measure and score every candidate (the reranker rescores the best few). */
+async function scoreQuery(
+  state: RouteState,
+  encoder: QueryEncoder,
+  reranker: Reranker | null,
+  limits: Limits,
+  text: string,
+  options: RouteOptions,
+): Promise<{ scoring: Scoring; vector: Float32Array; abstainSim: number; timing: Omit<RouteTiming, "total"> & { started: number } }> {
+  const started = performance.now();
+  const { model, fusion } = state;
+  const allowed = allowList(model, options);
+  const query = await embedQuery(encoder, text, options.context);
+  const embedded = performance.now();
+
+  const bm25Scores = new Map(state.bm25.retrieve(query, model.skills.length, allowed).map((hit) => [hit.skill, hit.score]));
+  const keywordMatches = state.keywords.match(query.terms);
+  const candidates = new Set<number>();
+  for (const hit of state.dense.retrieve(query, limits.perRetriever, allowed)) candidates.add(hit.skill);
+  let taken = 0;
+  for (const skill of bm25Scores.keys()) {
+    if (taken++ >= limits.perRetriever) break;
+    candidates.add(skill);
+  }
+  for (const skill of keywordMatches.keys()) if (!allowed || allowed(skill)) candidates.add(skill);
+  const retrieved = performance.now();
+
+  const evidence = measureEvidence(model, query.vector, [...candidates], bm25Scores, keywordMatches);
+  const rows = featureRows(evidence);
+  const abstainSim = abstainSimilarity(model, query.vector);
+  let scoring = scoreCandidates(fusion, evidence, rows, abstainSim);
+  const scored = performance.now();
+  if (reranker && scoring.ranked.length > 0) {
+    await rerank(reranker, model, text, scoring.ranked.slice(0, limits.rerankTop));
+    scoring = scoreCandidates(fusion, evidence, rows, abstainSim);
+  }
+  const reranked = performance.now();
+  return {
+    scoring,
+    vector: query.vector,
+    abstainSim,
+    timing: { started, embed: round(embedded - started), retrieve: round(retrieved - embedded), score: round(scored - retrieved), rerank: round(reranked - scored) },
+  };
+}
+
+function allowList(model: RouteModel, options: RouteOptions): ((skill: number) => boolean) | undefined {
+  if (!options.skills && !options.exclude) return undefined;
+  const unknown = [...(options.skills ?? []), ...(options.exclude ?? [])].filter((name) => !model.byName.has(name));
+  if (unknown.length > 0) throw createError("UNKNOWN_SKILLS", `Not in the index: ${unknown.join(", ")}`, { unknown });
+  const only = options.skills ? new Set(options.skills.map((name) => model.byName.get(name)!)) : undefined;
+  const excluded = new Set((options.exclude ?? []).map((name) => model.byName.get(name)!));
+  return (skill) => (!only || only.has(skill)) && !excluded.has(skill);
+}
+
+async function embedQuery(encoder: QueryEncoder, text: string, context: ContextMessage[] | undefined): Promise<RouteQuery> {
+  const vector = Float32Array.from(await encoder.embedQuery(text));
+  const recent = (context ?? []).slice(-CONTEXT_MESSAGES).map((message) => (typeof message === "string" ? message : message.content)).filter((message) => message.trim() !== "");
+  if (recent.length > 0) {
+    const contextVector = await encoder.embedQuery(recent.join("\n"));
+    for (let i = 0; i < vector.length; i++) vector[i]! += CONTEXT_WEIGHT * contextVector[i]!;
+    normalise(vector);
+  }
+  return { text, terms: analyseText(text), vector };
+}
+
+const RERANK_FEATURE = FEATURES.indexOf("rerank");
+
+/** The cross-encoder reads the query with each of the best few skills; its score becomes one more feature. */
+async function rerank(reranker: Reranker, model: RouteModel, text: string, head: ScoredCandidate[]): Promise<void> {
+  const passages = head.map((item) => {
+    const skill = model.skills[item.evidence.skill]!;
+    return `${skill.name}: ${skill.description}`;
+  });
+  const scores = await reranker.score(text, passages);
+  head.forEach((item, index) => {
+    item.evidence.signals.rerank = scores[index]!;
+    item.features[RERANK_FEATURE] = scores[index]!;
+  });
+}
+
+function explain(model: RouteModel, db: IndexDatabase, item: ScoredCandidate, includeBody: boolean): RankedSkill {
+  const skill = model.skills[item.evidence.skill]!;
+  const ranked: RankedSkill = {
+    name: skill.name,
+    kind: skill.kind,
+    description: skill.description,
+    confidence: round(item.confidence),
+    share: round(item.share),
+    tokens: skill.tokens,
+    signals: Object.fromEntries(Object.entries(item.evidence.signals).map(([key, value]) => [key, round(value)])) as unknown as RankedSkill["signals"],
+    matched: item.evidence.matched,
+    nearest_query: item.evidence.nearestQuery,
+    negative: item.evidence.negative,
+  };
+  if (includeBody) ranked.body = getSkill(db, skill.name)?.injection ?? "";
+  return ranked;
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}

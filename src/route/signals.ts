@@ -1,0 +1,92 @@
+import { dotRow } from "../models/vector-math.js";
+import type { KeywordMatch } from "./keyword-matcher.js";
+import type { RouteModel } from "./route-model.js";
+import type { Signals } from "./types.js";
+
+// Raw BM25 is unbounded; x / (x + BM25_HALF) maps it into [0, 1) with 0.5 at a typical strong match.
+const BM25_HALF = 10;
+const TOP_K = 3;
+export const KNN_DEPTH = 10;
+
+/** Everything measured about one candidate skill for one query. */
+export interface Evidence {
+  skill: number;
+  signals: Signals;
+  /** Unsquashed BM25, for features relative to the other candidates. */
+  bm25Raw: number;
+  /** The skill's query similarities, best first (at most KNN_DEPTH), for the nearest-neighbour vote. */
+  topQuerySims: number[];
+  heuristicManifest: boolean;
+  matched: KeywordMatch;
+  nearestQuery: string | null;
+  negative: string | null;
+}
+
+const NO_MATCH: KeywordMatch = { keywords: [], phrases: [] };
+
+/** Exact signals for each candidate: dense similarities over all of its texts, BM25, keyword hits, negatives. */
+export function measureEvidence(
+  model: RouteModel,
+  vector: Float32Array,
+  candidates: number[],
+  bm25Scores: Map<number, number>,
+  keywordMatches: Map<number, KeywordMatch>,
+): Evidence[] {
+  return candidates.map((index) => {
+    const skill = model.skills[index]!;
+    const querySims = skill.queryRows.map((row) => similarity(model, vector, row));
+    let best = -1;
+    querySims.forEach((value, position) => {
+      if (best < 0 || value > querySims[best]!) best = position;
+    });
+    const sorted = [...querySims].sort((a, b) => b - a);
+    const top = sorted.slice(0, TOP_K);
+    const q2qMax = top[0] ?? 0;
+    let negativeBest = -1;
+    let negativeSim = -Infinity;
+    for (const row of skill.negativeRows) {
+      const value = similarity(model, vector, row);
+      if (value > negativeSim) {
+        negativeSim = value;
+        negativeBest = row;
+      }
+    }
+    const penalty = negativeBest >= 0 ? Math.max(0, negativeSim - q2qMax) : 0;
+    const raw = bm25Scores.get(index) ?? 0;
+    const matched = keywordMatches.get(index) ?? NO_MATCH;
+    return {
+      skill: index,
+      signals: {
+        q2q_max: q2qMax,
+        q2q_topk: top.length > 0 ? top.reduce((sum, value) => sum + value, 0) / top.length : 0,
+        q2d: skill.descriptionRow >= 0 ? similarity(model, vector, skill.descriptionRow) : 0,
+        q2c: dotRow(vector, model.centroids, index, model.dimension),
+        bm25: raw / (raw + BM25_HALF),
+        keyword_hits: matched.keywords.length,
+        phrase_hits: matched.phrases.length,
+        negative: penalty,
+      },
+      bm25Raw: raw,
+      topQuerySims: sorted.slice(0, KNN_DEPTH),
+      heuristicManifest: skill.heuristicManifest,
+      matched,
+      nearestQuery: best >= 0 ? model.texts[skill.queryRows[best]!]! : null,
+      negative: penalty > 0 ? model.texts[negativeBest]! : null,
+    };
+  });
+}
+
+function similarity(model: RouteModel, vector: Float32Array, row: number): number {
+  return dotRow(vector, model.matrix, row, model.dimension);
+}
+
+const ABSTAIN_DEPTH = 3;
+
+/** Mean similarity of the query to its closest known no-skill requests (0 when none are known). */
+export function abstainSimilarity(model: RouteModel, vector: Float32Array): number {
+  const count = model.abstain.texts.length;
+  if (count === 0) return 0;
+  const sims = Array.from({ length: count }, (_, row) => dotRow(vector, model.abstain.matrix, row, model.dimension)).sort((a, b) => b - a);
+  const top = sims.slice(0, ABSTAIN_DEPTH);
+  return top.reduce((sum, value) => sum + value, 0) / top.length;
+}

@@ -1,0 +1,22 @@
+// The wink packages ship no type declarations; these cover the parts skill-router uses.
+declare module "wink-nlp-utils" {
+  const nlp: {
+    string: { stem(word: string): string };
+    tokens: { removeWords(tokens: string[]): string[] };
+  };
+  export default nlp;
+}
+
+declare module "wink-bm25-text-search" {
+  interface Bm25Engine {
+    defineConfig(config: { fldWeights: Record<string, number>; bm25Params?: { k1?: number; b?: number; k?: number }; ovFldNames?: string[] }): boolean;
+    definePrepTasks(tasks: ((input: never) => unknown)[], field?: string): number;
+    addDoc(doc: Record<string, unknown>, id: string | number): number;
+    consolidate(precision?: number): boolean;
+    search(text: string, limit?: number, filter?: (fieldValues: Record<string, unknown>, params: unknown) => boolean, params?: unknown): [string, number][];
+    exportJSON(): string;
+    importJSON(json: string): boolean;
+  }
+  function bm25(): Bm25Engine;
+  export default bm25;
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { decide } from "../../src/route/decision.js";
+import { DEFAULT_FUSION } from "../../src/route/fusion-params.js";
+import type { FusionParams } from "../../src/route/fusion.js";
+
+const params: FusionParams = { ...DEFAULT_FUSION, threshold: 0.6, heuristicThreshold: 0.3, minMargin: 0.1, skillThresholds: { picky: 0.9 } };
+const ranked = (...pairs: [string, number][]) => pairs.map(([name, confidence]) => ({ name, confidence, heuristicManifest: false }));
+
+describe("decide", () => {
+  it("injects when in scope clears the threshold and the lead clears the margin", () => {
+    expect(decide(ranked(["a", 0.7], ["b", 0.1]), 0.8, params, { k: 3 })).toEqual({ decision: "inject", selected: ["a"], reason: null, threshold: 0.6 });
+  });
+
+  it("abstains below the threshold", () => {
+    expect(decide(ranked(["a", 0.5], ["b", 0.05]), 0.55, params, { k: 3 })).toMatchObject({ decision: "none", reason: "below_threshold" });
+  });
+
+  it("abstains when the runner-up is too close", () => {
+    expect(decide(ranked(["a", 0.45], ["b", 0.4]), 0.9, params, { k: 3 })).toMatchObject({ decision: "none", reason: "small_margin" });
+  });
+
+  it("uses the heuristic-manifest threshold when the best skill's manifest is heuristic", () => {
+    expect(decide([{ name: "h", confidence: 0.4, heuristicManifest: true }], 0.4, params, { k: 3 })).toMatchObject({ decision: "inject", threshold: 0.3 });
+  });
+
+  it("uses a skill's own threshold, and a request's threshold over every learned one", () => {
+    expect(decide(ranked(["picky", 0.8]), 0.85, params, { k: 3 })).toMatchObject({ decision: "none", threshold: 0.9 });
+    expect(decide(ranked(["picky", 0.8]), 0.85, params, { k: 3, threshold: 0.5 })).toMatchObject({ decision: "inject", threshold: 0.5 });
+  });
+
+  it("injects every candidate above the threshold in multi mode, up to k", () => {
+    const many = ranked(["a", 0.45], ["b", 0.44], ["c", 0.43], ["d", 0.01]);
+    expect(decide(many, 0.95, params, { k: 2, multi: true, threshold: 0.4 })).toMatchObject({ decision: "inject", selected: ["a", "b"] });
+    expect(decide(many, 0.95, params, { k: 5, multi: true, threshold: 0.4 }).selected).toEqual(["a", "b", "c"]);
+  });
+
+  it("says when there is nothing to choose from", () => {
+    expect(decide([], 0, params, { k: 3 })).toMatchObject({ decision: "none", reason: "no_candidates" });
+  });
+});

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runIndex } from "../../src/indexer/run-index.js";
+import { createRouter, type Router } from "../../src/route/router.js";
+import { tempDir, writeAgentSkill } from "../helpers/fixtures.js";
+import { indexSkillSet } from "../helpers/skill-set.js";
+
+const dir = mkdtempSync(path.join(tmpdir(), "router-"));
+let router: Router;
+let root: string;
+let db: string;
+
+beforeAll(async () => {
+  ({ root, db } = await indexSkillSet(dir));
+  router = await createRouter({ db });
+});
+
+afterAll(async () => {
+  await router.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("router.route", () => {
+  it("injects the right skill and explains why", async () => {
+    const result = await router.route("my pod keeps restarting with CrashLoopBackOff, how do I debug it with kubectl?");
+    expect(result.decision).toBe("inject");
+    expect(result.selected).toEqual(["k8s-debug"]);
+    const [best] = result.skills;
+    expect(best).toMatchObject({ name: "k8s-debug", kind: "skill" });
+    expect(best!.confidence).toBeGreaterThan(result.skills[1]!.confidence);
+    expect(best!.matched.keywords.length + best!.matched.phrases.length).toBeGreaterThan(0);
+    expect(best!.nearest_query).toEqual(expect.any(String));
+    expect(best!.tokens).toBeGreaterThan(0);
+    expect(best!.signals.q2q_max).toBeGreaterThan(0.3);
+    expect(best!.signals.bm25).toBeGreaterThan(0);
+    expect(result.timing_ms.total).toBeGreaterThan(0);
+    expect(result.index_version).toBe(1);
+    expect(result.embedder).toBe("use-lite-512");
+    expect(result.warnings).toContain("reranker unavailable: cross-encoder stage skipped");
+  });
+
+  it("routes tools too", async () => {
+    expect((await router.route("what is the current weather in Berlin")).selected).toEqual(["get_current_weather"]);
+  });
+
+  it("answers none when nothing fits", async () => {
+    const result = await router.route("tell me a joke about penguins");
+    expect(result.decision).toBe("none");
+    expect(result.reason).toBe("below_threshold");
+    expect(result.selected).toEqual([]);
+    expect(result.in_scope).toBeLessThan(result.threshold);
+  });
+
+  it("routes only among allowed skills and never to excluded ones", async () => {
+    const only = await router.route("my pod keeps restarting", { skills: ["pdf-extract", "sql-query-review"] });
+    expect(only.skills.map((skill) => skill.name).sort()).toEqual(["pdf-extract", "sql-query-review"]);
+    const without = await router.route("my pod keeps restarting", { exclude: ["k8s-debug"] });
+    expect(without.skills.map((skill) => skill.name)).not.toContain("k8s-debug");
+  });
+
+  it("rejects unknown skill names, listing them", async () => {
+    await expect(router.route("hi", { skills: ["k8s-debug", "nope", "nada"] })).rejects.toMatchObject({ code: "UNKNOWN_SKILLS", details: { unknown: ["nope", "nada"] } });
+  });
+
+  it("returns k candidates, the body on request, and honours a request threshold", async () => {
+    const result = await router.route("extract the tables from this PDF report", { k: 2, include: ["body"] });
+    expect(result.skills).toHaveLength(2);
+    expect(result.skills[0]!.body).toContain("pdfplumber");
+    const strict = await router.route("extract the tables from this PDF report", { threshold: 0.999999 });
+    expect([strict.decision, strict.threshold]).toEqual(["none", 0.999999]);
+  });
+
+  it("lets recent context shift an ambiguous message", async () => {
+    const bare = await router.route("why is it so slow?");
+    const withContext = await router.route("why is it so slow?", { context: ["I ran EXPLAIN ANALYZE on my PostgreSQL query", { role: "assistant", content: "Share the plan." }] });
+    const sqlRank = (result: typeof bare) => result.skills.findIndex((skill) => skill.name === "sql-query-review");
+    expect(withContext.skills[0]!.name).toBe("sql-query-review");
+    expect(withContext.skills[0]!.signals.q2q_max).toBeGreaterThan(bare.skills[Math.max(0, sqlRank(bare))]?.signals.q2q_max ?? -1);
+  });
+
+  it("injects several skills in multi mode", async () => {
+    const result = await router.route("write a commit message, and also debug my crashing kubernetes pod", { multi: true, k: 3, threshold: 0.05 });
+    expect(result.decision).toBe("inject");
+    expect(result.selected).toEqual(expect.arrayContaining(["git-commit-messages", "k8s-debug"]));
+  });
+
+  it("penalises a skill when the message is closer to one of its negatives", async () => {
+    const result = await router.route("extract text from a Word document", { k: 5 });
+    const pdf = result.skills.find((skill) => skill.name === "pdf-extract");
+    expect(pdf?.negative ?? null).not.toBeNull();
+    expect(pdf!.signals.negative).toBeGreaterThan(0);
+  });
+});
+
+describe("router lifecycle", () => {
+  it("picks up a new index version on refresh, and not before", async () => {
+    const own = tempDir();
+    writeAgentSkill(own, "alpha", { description: "Alpha things." });
+    const ownDb = path.join(tempDir(), "r.db");
+    await runIndex({ paths: [own], db: ownDb });
+    const live = await createRouter({ db: ownDb });
+    try {
+      expect(live.refresh()).toBe(false);
+      writeAgentSkill(own, "beta", { description: "Beta things." });
+      await runIndex({ paths: [own], db: ownDb });
+      expect(live.status().skills).toBe(1);
+      expect(live.refresh()).toBe(true);
+      expect(live.status()).toMatchObject({ skills: 2, indexVersion: 2 });
+    } finally {
+      await live.close();
+    }
+  });
+
+  it("answers none with a warning on an empty index", async () => {
+    const emptyDb = path.join(tempDir(), "empty.db");
+    await runIndex({ paths: [tempDir()], db: emptyDb, allowEmpty: true });
+    const empty = await createRouter({ db: emptyDb });
+    try {
+      const result = await empty.route("anything");
+      expect([result.decision, result.reason, result.warnings]).toEqual(["none", "empty_index", ["the index has no skills: run `router index <path>`"]]);
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it("lists skills and reads one", () => {
+    expect(router.skills().map((skill) => skill.name)).toEqual(["get_current_weather", "git-commit-messages", "k8s-debug", "pdf-extract", "sql-query-review"]);
+    expect(router.skill("k8s-debug")?.sourcePath).toBe(path.join(root, "k8s-debug", "SKILL.md"));
+    expect(router.skill("nope")).toBeUndefined();
+  });
+});
