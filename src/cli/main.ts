@@ -5,9 +5,11 @@ import { VERSION } from "../version.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { doctorCommand } from "./doctor-command.js";
 import { expandCommand } from "./expand-command.js";
+import { fitCommand } from "./fit-command.js";
 import { indexCommand } from "./index-command.js";
 import { manifestsCommand } from "./manifests-command.js";
 import { modelsCommand } from "./models-command.js";
+import { routeCommand } from "./route-command.js";
 import { serveCommand } from "./serve-command.js";
 import { showCommand } from "./show-command.js";
 import { skillsCommand } from "./skills-command.js";
@@ -24,7 +26,7 @@ const program = new Command("router")
   .showHelpAfterError("(add --help for usage)")
   .exitOverride();
 
-for (const command of [indexCommand(), skillsCommand(), showCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand()]) {
+for (const command of [indexCommand(), skillsCommand(), showCommand(), routeCommand(), fitCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand()]) {
   program.addCommand(command.showHelpAfterError("(add --help for usage)").exitOverride());
 }
 

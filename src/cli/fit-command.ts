@@ -1,0 +1,67 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import { readEvalSet } from "../eval/eval-set.js";
+import { DEFAULT_SPLIT, splitCases } from "../eval/split.js";
+import { DEFAULT_MIN_ROUTED } from "../route/fit/fit-fusion.js";
+import { fitIndex, type FitIndexReport } from "../route/fit/fit-index.js";
+import { dbOption } from "./db-option.js";
+import { createProgress } from "./progress.js";
+
+interface FitOptions {
+  db: string;
+  testFraction: number;
+  seed: string;
+  all?: boolean;
+  minRouted: number;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+export function fitCommand(): Command {
+  return new Command("fit")
+    .description("learn the fusion weights, in-scope threshold, margin and per-skill thresholds from labelled cases, and store them in the index")
+    .argument("<eval-set>", "labelled cases in the eval-set format (cases with expected skill names or null)")
+    .addOption(dbOption())
+    .addOption(new Option("--test-fraction <share>", "share of cases held out (by a hash of the query) to report on").default(DEFAULT_SPLIT.testFraction).argParser(parseFraction))
+    .addOption(new Option("--seed <text>", "seed of the train/test split").default(DEFAULT_SPLIT.seed))
+    .option("--all", "fit on every case (nothing held out, so nothing to report on)")
+    .addOption(new Option("--min-routed <share>", "share of in-scope cases that must still be routed; abstention is maximised under it").default(DEFAULT_MIN_ROUTED).argParser(parseFraction))
+    .option("--json", "print the report as JSON")
+    .option("-q, --quiet", "no progress output")
+    .action(async (file: string, options: FitOptions) => {
+      const set = readEvalSet(file);
+      const split = { testFraction: options.testFraction, seed: options.seed };
+      const { train, test } = options.all ? { train: set.cases, test: [] } : splitCases(set.cases, split);
+      const progress = createProgress("routing cases", process.stderr, !options.quiet && !options.json);
+      const report = await fitIndex({
+        db: options.db,
+        train,
+        test,
+        origin: `router fit ${file} (${train.length} training cases${options.all ? "" : `, split seed "${split.seed}", test fraction ${split.testFraction}`})`,
+        minRouted: options.minRouted,
+        onProgress: (_stage, done, total) => progress.update(done, total),
+      });
+      progress.finish();
+      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, options.db));
+    });
+}
+
+function parseFraction(value: string): number {
+  const number = Number(value);
+  if (!(number > 0 && number < 1)) throw new InvalidArgumentError("must be a number between 0 and 1");
+  return number;
+}
+
+function formatReport(report: FitIndexReport, db: string): string {
+  const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+  const lines = [
+    `Fitted on ${report.training.cases} cases and stored in ${db}: in-scope threshold ${report.params.threshold.toFixed(2)}, margin ${report.params.minMargin.toFixed(2)}, ${Object.keys(report.params.skillThresholds).length} per-skill thresholds, ${report.abstainExamples} abstain examples`,
+    `  training  routed ${percent(report.training.routed)}  correct ${percent(report.training.correct)}  abstained ${percent(report.training.abstained)}`,
+  ];
+  const held = report.heldOut;
+  if (held) {
+    lines.push(
+      `  held out (${held.cases} cases, never fitted on)  top-1 ${percent(held.top1)}  routed ${percent(held.routed)}  correct ${percent(held.correctInject)}  abstained ${percent(held.abstainRecall)}  ECE ${held.ece.toFixed(3)}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,106 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import { createRouter } from "../route/router.js";
+import type { RankedSkill, RouteResult } from "../route/types.js";
+import { dbOption } from "./db-option.js";
+
+interface RouteCommandOptions {
+  db: string;
+  json?: boolean;
+  k: number;
+  threshold?: number;
+  skills?: string[];
+  exclude?: string[];
+  context: string[];
+  multi?: boolean;
+  body?: boolean;
+}
+
+export function routeCommand(): Command {
+  return new Command("route")
+    .description("route one message: which skill to inject, or none, and why")
+    .argument("<query>", "the user's message")
+    .addOption(dbOption())
+    .option("--json", "print the full result as JSON (the same shape as POST /route)")
+    .addOption(new Option("-k, --k <n>", "ranked skills to show").default(3).argParser(parsePositiveInteger))
+    .addOption(new Option("--threshold <p>", "in-scope threshold to use instead of the learned one").argParser(parseProbability))
+    .addOption(new Option("--skills <names>", "route only among these (comma-separated)").argParser(parseList))
+    .addOption(new Option("--exclude <names>", "never route to these (comma-separated)").argParser(parseList))
+    .addOption(new Option("--context <message>", "an earlier message of the conversation (repeatable, oldest first)").default([]).argParser(collect))
+    .option("--multi", "inject every skill above the threshold, up to k")
+    .option("--body", "also print what would be injected")
+    .action(async (query: string, options: RouteCommandOptions) => {
+      const router = await createRouter({ db: options.db });
+      try {
+        const result = await router.route(query, {
+          k: options.k,
+          context: options.context,
+          ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
+          ...(options.skills ? { skills: options.skills } : {}),
+          ...(options.exclude ? { exclude: options.exclude } : {}),
+          ...(options.multi ? { multi: true } : {}),
+          ...(options.body ? { include: ["body" as const] } : {}),
+        });
+        process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatResult(result));
+      } finally {
+        await router.close();
+      }
+    });
+}
+
+/** One line a person reads at a glance, then the runners-up. */
+export function formatResult(result: RouteResult): string {
+  const lines: string[] = [];
+  const [best, ...rest] = result.skills;
+  if (result.decision === "inject") {
+    for (const name of result.selected) lines.push(`-> ${describe(result.skills.find((skill) => skill.name === name)!)}`);
+  } else {
+    const why =
+      result.reason === "below_threshold"
+        ? `in scope ${result.in_scope.toFixed(2)} < threshold ${result.threshold.toFixed(2)}`
+        : result.reason === "small_margin"
+          ? `the top two are too close (margin < ${result.min_margin.toFixed(2)})`
+          : (result.reason ?? "").replace(/_/g, " ");
+    lines.push(`-> none (${why})`);
+    if (best) lines.push(`   best was ${describe(best)}`);
+  }
+  const shown = result.decision === "inject" ? result.skills.filter((skill) => !result.selected.includes(skill.name)) : rest;
+  shown.forEach((skill) => lines.push(`   ${describe(skill)}`));
+  for (const warning of result.warnings) lines.push(`   (${warning})`);
+  lines.push(`   ${result.timing_ms.total.toFixed(1)} ms, index v${result.index_version}, ${result.embedder ?? "no embedder"}`);
+  for (const skill of result.skills) if (skill.body !== undefined && result.selected.includes(skill.name)) lines.push("", skill.body);
+  return `${lines.join("\n")}\n`;
+}
+
+function describe(skill: RankedSkill): string {
+  const parts = [`${skill.name} ${skill.confidence.toFixed(2)}`];
+  const matched = [...skill.matched.keywords, ...skill.matched.phrases];
+  if (matched.length > 0) parts.push(`matched: ${matched.slice(0, 5).join(", ")}`);
+  if (skill.nearest_query) parts.push(`like: "${truncate(skill.nearest_query, 60)}"`);
+  if (skill.negative) parts.push(`but near: "${truncate(skill.negative, 40)}"`);
+  parts.push(`+${skill.tokens.toLocaleString("en-US")} tokens`);
+  return parts.join("  ");
+}
+
+function truncate(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
+
+function parsePositiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > 50) throw new InvalidArgumentError("must be an integer from 1 to 50");
+  return number;
+}
+
+function parseProbability(value: string): number {
+  const number = Number(value);
+  if (!(number >= 0 && number <= 1)) throw new InvalidArgumentError("must be a number from 0 to 1");
+  return number;
+}
+
+function parseList(value: string): string[] {
+  return value.split(",").map((name) => name.trim()).filter(Boolean);
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
