@@ -1,5 +1,7 @@
 import { createError } from "../errors.js";
+import { createReranker } from "../models/create-reranker.js";
 import type { Reranker } from "../models/embedder.js";
+import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
 import { normalise } from "../models/vector-math.js";
 import type { Skill } from "../skills/types.js";
 import { openIndexForRead, type IndexDatabase } from "../store/database.js";
@@ -12,7 +14,6 @@ import { fusionFor } from "./fusion-params.js";
 import { FEATURES, featureRows, type FusionParams } from "./fusion.js";
 import { denseRetriever } from "./dense-retriever.js";
 import { keywordMatcher, type KeywordMatcher } from "./keyword-matcher.js";
-import { createQueryEncoderFor, type QueryEncoder } from "./query-encoder.js";
 import type { Retriever, RouteQuery } from "./retriever.js";
 import { loadRouteModel, type RouteModel } from "./route-model.js";
 import { scoreCandidates, type ScoredCandidate, type Scoring } from "./score-candidates.js";
@@ -22,9 +23,9 @@ import type { ContextMessage, RankedSkill, RouteOptions, RouteResult, RouteTimin
 export interface RouterOptions {
   /** Path of the index file. */
   db: string;
-  /** Embeds queries; by default one matching the index's embedder is made. */
+  /** Embeds queries; by default one matching the index's embedder is made (in a worker thread). */
   queryEncoder?: QueryEncoder;
-  /** Cross-encoder for the top few candidates; omitted or null skips the stage. */
+  /** Cross-encoder for the top few candidates; by default it is used when its files are present; null skips the stage. */
   reranker?: Reranker | null;
   /** Fusion parameters to use instead of the index's fitted (or the default) ones. */
   fusion?: FusionParams;
@@ -86,19 +87,19 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
   let encoder: QueryEncoder;
   try {
     state = buildState(db, options.fusion);
-    encoder = options.queryEncoder ?? (await createQueryEncoderFor(state.model.embedder));
+    encoder = options.queryEncoder ?? (await createQueryEncoder({ indexEmbedder: state.model.embedder }));
     checkEmbedder(state.model, encoder);
   } catch (error) {
     db.close();
     throw error;
   }
-  const reranker = options.reranker ?? null;
+  const { reranker, rerankerNote } = await loadReranker(options.reranker);
   const perRetriever = options.candidatesPerRetriever ?? DEFAULT_CANDIDATES;
   const rerankTop = options.rerankTop ?? DEFAULT_RERANK_TOP;
 
   return {
     async route(query, routeOptions = {}) {
-      return routeQuery(state, db, encoder, reranker, { perRetriever, rerankTop }, query, routeOptions);
+      return routeQuery(state, db, encoder, reranker, rerankerNote, { perRetriever, rerankTop }, query, routeOptions);
     },
     async candidates(query, routeOptions = {}) {
       const current = state;
@@ -129,9 +130,17 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
     }),
     async close() {
       if (!options.queryEncoder) await encoder.close();
+      if (reranker && options.reranker === undefined) await reranker.close();
       db.close();
     },
   };
+}
+
+/** The reranker to use, or why there is none (shown in every response's warnings). */
+async function loadReranker(given: Reranker | null | undefined): Promise<{ reranker: Reranker | null; rerankerNote: string }> {
+  if (given !== undefined) return { reranker: given, rerankerNote: "reranker unavailable: turned off" };
+  const load = await createReranker();
+  return load.status === "ready" ? { reranker: load.reranker, rerankerNote: "" } : { reranker: null, rerankerNote: `reranker unavailable: ${load.reason}` };
 }
 
 function buildState(db: IndexDatabase, fusion: FusionParams | undefined): RouteState {
@@ -158,6 +167,7 @@ async function routeQuery(
   db: IndexDatabase,
   encoder: QueryEncoder,
   reranker: Reranker | null,
+  rerankerNote: string,
   limits: Limits,
   text: string,
   options: RouteOptions,
@@ -185,7 +195,7 @@ async function routeQuery(
     reason: outcome.reason,
     in_scope: round(scoring.inScope),
     threshold: outcome.threshold,
-    warnings: reranker ? [] : ["reranker unavailable: cross-encoder stage skipped"],
+    warnings: reranker ? [] : [rerankerNote],
     timing_ms: { embed: timing.embed, retrieve: timing.retrieve, score: timing.score, rerank: timing.rerank, total: round(performance.now() - timing.started) },
     ...base,
   };

@@ -6,7 +6,7 @@ import { replaceAbstainExamples } from "../../store/abstain-examples.js";
 import { openIndexForWrite } from "../../store/database.js";
 import { DEFAULT_FUSION, writeFusionParams } from "../fusion-params.js";
 import type { FusionParams } from "../fusion.js";
-import type { QueryEncoder } from "../query-encoder.js";
+import type { QueryEncoder } from "../../models/query-encoder.js";
 import { createRouter } from "../router.js";
 import { collectSamples, fitFusion } from "./fit-fusion.js";
 
