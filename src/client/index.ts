@@ -1,0 +1,6 @@
+// skill-router/client: a typed HTTP client for agents. Type-only imports from the router keep it free of SQLite, models and Hono.
+export { createRouterClient } from "./router-client.js";
+export type { CallOptions, RouterClient, RouterClientOptions } from "./router-client.js";
+export { RouterClientError } from "./client-error.js";
+export type { ClientErrorCode } from "./client-error.js";
+export type * from "./types.js";
