@@ -13,7 +13,7 @@ import { decide } from "./decision.js";
 import { fusionFor } from "./fusion-params.js";
 import { FEATURES, featureRows, type FusionParams } from "./fusion.js";
 import { denseRetriever } from "./dense-retriever.js";
-import { keywordMatcher, type KeywordMatcher } from "./keyword-matcher.js";
+import { keywordMatcher, type KeywordMatch, type KeywordMatcher } from "./keyword-matcher.js";
 import type { Retriever, RouteQuery } from "./retriever.js";
 import { loadRouteModel, type RouteModel } from "./route-model.js";
 import { scoreCandidates, type ScoredCandidate, type Scoring } from "./score-candidates.js";
@@ -75,7 +75,8 @@ interface RouteState {
 }
 
 const DEFAULT_K = 3;
-const DEFAULT_CANDIDATES = 50;
+// Candidates per retriever: 20 keeps 99% of the right skills on the eval sets at half the exact-scoring work of 50.
+const DEFAULT_CANDIDATES = 20;
 const DEFAULT_RERANK_TOP = 5;
 // Recent conversation shifts the query vector a little; the message itself stays dominant.
 const CONTEXT_WEIGHT = 0.3;
@@ -225,7 +226,9 @@ async function scoreQuery(
     if (taken++ >= limits.perRetriever) break;
     candidates.add(skill);
   }
-  for (const skill of keywordMatches.keys()) if (!allowed || allowed(skill)) candidates.add(skill);
+  // Common words hit many skills' keywords: only the skills with the most hits join the candidates.
+  const byHits = [...keywordMatches].filter(([skill]) => !allowed || allowed(skill)).sort(([a, x], [b, y]) => hitCount(y) - hitCount(x) || a - b);
+  for (const [skill] of byHits.slice(0, limits.perRetriever)) candidates.add(skill);
   const retrieved = performance.now();
 
   const evidence = measureEvidence(model, query.vector, [...candidates], bm25Scores, keywordMatches);
@@ -264,6 +267,10 @@ async function embedQuery(encoder: QueryEncoder, text: string, context: ContextM
     normalise(vector);
   }
   return { text, terms: analyseText(text), vector };
+}
+
+function hitCount(match: KeywordMatch): number {
+  return match.keywords.length + 2 * match.phrases.length;
 }
 
 const RERANK_FEATURE = FEATURES.indexOf("rerank");
