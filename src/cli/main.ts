@@ -6,6 +6,7 @@ import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { doctorCommand } from "./doctor-command.js";
 import { expandCommand } from "./expand-command.js";
 import { fitCommand } from "./fit-command.js";
+import { hookCommand } from "./hook-command.js";
 import { indexCommand } from "./index-command.js";
 import { manifestsCommand } from "./manifests-command.js";
 import { modelsCommand } from "./models-command.js";
@@ -26,7 +27,7 @@ const program = new Command("router")
   .showHelpAfterError("(add --help for usage)")
   .exitOverride();
 
-for (const command of [indexCommand(), skillsCommand(), showCommand(), routeCommand(), fitCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand()]) {
+for (const command of [indexCommand(), skillsCommand(), showCommand(), routeCommand(), fitCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand(), hookCommand()]) {
   program.addCommand(command.showHelpAfterError("(add --help for usage)").exitOverride());
 }
 

@@ -1,0 +1,53 @@
+import type { RouterClient } from "../client/router-client.js";
+import type { RouteOptions } from "../client/types.js";
+import { skillContext } from "./skill-context.js";
+
+/** The router's longest accepted query (MAX_QUERY_CHARS in src/server/schemas.ts; a test keeps the two equal). */
+export const ROUTABLE_PROMPT_CHARS = 8_000;
+
+export interface HookSettings {
+  route: Pick<RouteOptions, "k" | "threshold" | "multi" | "skills" | "exclude">;
+  /** Most characters of additional context to add. */
+  maxChars: number;
+}
+
+/** What the hook process prints and how it exits; exit 2 would block the user's prompt, so it is never used. */
+export interface HookRun {
+  /** The hook output JSON for stdout, only when a skill is injected. */
+  stdout?: string;
+  /** One line for stderr (Claude Code shows it in verbose mode, or for a non-zero exit). */
+  note?: string;
+  exitCode: 0 | 1;
+}
+
+/** Claude Code's `UserPromptSubmit` input: the fields this hook reads. */
+interface PromptSubmitInput {
+  hook_event_name?: unknown;
+  prompt?: unknown;
+}
+
+/**
+ * A Claude Code `UserPromptSubmit` hook: routes the prompt and, on `inject`, answers with the skill's
+ * instructions as `additionalContext`. Every failure lets the prompt through unchanged.
+ */
+export async function runClaudeCodeHook(stdin: string, client: RouterClient, settings: HookSettings): Promise<HookRun> {
+  let input: PromptSubmitInput;
+  try {
+    input = JSON.parse(stdin) as PromptSubmitInput;
+  } catch {
+    return { note: "stdin is not the hook's JSON input; is it configured as a command hook?", exitCode: 1 };
+  }
+  if (typeof input !== "object" || input === null) return { note: "the hook input is not a JSON object", exitCode: 1 };
+  if (input.hook_event_name !== undefined && input.hook_event_name !== "UserPromptSubmit") {
+    return { note: `configured for ${String(input.hook_event_name)}; it only handles UserPromptSubmit`, exitCode: 1 };
+  }
+  if (typeof input.prompt !== "string" || input.prompt.trim() === "") return { exitCode: 0 };
+
+  const result = await client.route(input.prompt.slice(0, ROUTABLE_PROMPT_CHARS), { ...settings.route, include: ["body"] });
+  if ("error" in result) return { note: `no skill injected, ${result.reason} (${result.error.code}: ${result.error.message})`, exitCode: 0 };
+  if (result.decision === "none") return { exitCode: 0 };
+
+  const locate = async (name: string) => (await client.skill(name))?.sourcePath;
+  const additionalContext = await skillContext(result, settings.maxChars, locate);
+  return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } }), note: `injected ${result.selected.join(", ")}`, exitCode: 0 };
+}
