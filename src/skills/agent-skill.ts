@@ -9,12 +9,8 @@ export const agentSkillParser: SkillParser = {
   name: "agent-skill",
   accepts: (fileName) => fileName === "SKILL.md",
   parse(document: SkillDocument): ParseResult {
-    let frontmatter;
-    try {
-      frontmatter = splitFrontmatter(document.text);
-    } catch (error) {
-      return { skills: [], problems: [{ file: document.path, reason: (error as Error).message }] };
-    }
+    const frontmatter = splitFrontmatter(document.text);
+    if ("reason" in frontmatter) return { skills: [], problems: [{ file: document.path, reason: frontmatter.reason }] };
     if (!frontmatter.data) {
       return { skills: [], problems: [{ file: document.path, reason: "missing YAML frontmatter (a --- block with name and description)" }] };
     }

@@ -11,12 +11,8 @@ export const skillMdParser: SkillParser = {
   name: "skill-md",
   accepts: (fileName) => fileName === "skill.md",
   parse(document: SkillDocument): ParseResult {
-    let frontmatter;
-    try {
-      frontmatter = splitFrontmatter(document.text);
-    } catch (error) {
-      return { skills: [], problems: [{ file: document.path, reason: (error as Error).message }] };
-    }
+    const frontmatter = splitFrontmatter(document.text);
+    if ("reason" in frontmatter) return { skills: [], problems: [{ file: document.path, reason: frontmatter.reason }] };
     const data = frontmatter.data ?? {};
     const body = frontmatter.body.trim();
     const errors: string[] = [];
