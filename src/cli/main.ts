@@ -9,6 +9,7 @@ import { fitCommand } from "./fit-command.js";
 import { hookCommand } from "./hook-command.js";
 import { indexCommand } from "./index-command.js";
 import { manifestsCommand } from "./manifests-command.js";
+import { mcpCommand } from "./mcp-command.js";
 import { modelsCommand } from "./models-command.js";
 import { routeCommand } from "./route-command.js";
 import { serveCommand } from "./serve-command.js";
@@ -27,7 +28,7 @@ const program = new Command("router")
   .showHelpAfterError("(add --help for usage)")
   .exitOverride();
 
-for (const command of [indexCommand(), skillsCommand(), showCommand(), routeCommand(), fitCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand(), hookCommand()]) {
+for (const command of [indexCommand(), skillsCommand(), showCommand(), routeCommand(), fitCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand(), hookCommand(), mcpCommand()]) {
   program.addCommand(command.showHelpAfterError("(add --help for usage)").exitOverride());
 }
 

@@ -1,9 +1,7 @@
+import { MAX_QUERY_CHARS } from "../client/query-limit.js";
 import type { RouterClient } from "../client/router-client.js";
 import type { RouteOptions } from "../client/types.js";
 import { skillContext } from "./skill-context.js";
-
-/** The router's longest accepted query (MAX_QUERY_CHARS in src/server/schemas.ts; a test keeps the two equal). */
-export const ROUTABLE_PROMPT_CHARS = 8_000;
 
 export interface HookSettings {
   route: Pick<RouteOptions, "k" | "threshold" | "multi" | "skills" | "exclude">;
@@ -43,7 +41,7 @@ export async function runClaudeCodeHook(stdin: string, client: RouterClient, set
   }
   if (typeof input.prompt !== "string" || input.prompt.trim() === "") return { exitCode: 0 };
 
-  const result = await client.route(input.prompt.slice(0, ROUTABLE_PROMPT_CHARS), { ...settings.route, include: ["body"] });
+  const result = await client.route(input.prompt.slice(0, MAX_QUERY_CHARS), { ...settings.route, include: ["body"] });
   if ("error" in result) return { note: `no skill injected, ${result.reason} (${result.error.code}: ${result.error.message})`, exitCode: 0 };
   if (result.decision === "none") return { exitCode: 0 };
 

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ROUTABLE_PROMPT_CHARS } from "../../src/hooks/claude-code-hook.js";
+import { MAX_QUERY_CHARS as CLIENT_LIMIT } from "../../src/client/index.js";
 import { MAX_QUERY_CHARS } from "../../src/server/schemas.js";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { CLI } from "../helpers/cli.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
+import { binShims } from "./bin-shims.js";
 import { closedPort, startScriptedServer } from "./scripted-server.js";
 import { runProcess } from "./run-process.js";
 
@@ -46,10 +47,7 @@ describe("router-hook claude-code", () => {
   it("runs as the example settings.json says, and adds the skill's instructions as additional context", async () => {
     const settings = JSON.parse(readFileSync("examples/claude-code/settings.json", "utf8"));
     const command: string = settings.hooks.UserPromptSubmit[0].hooks[0].command;
-    const bin = path.join(dir, "bin");
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(path.join(bin, "router-hook"), `#!/bin/sh\nexec "${process.execPath}" "${HOOK}" "$@"\n`, { mode: 0o755 });
-    const result = await runProcess(command, [], examplePrompt, { shell: true, env: { ROUTER_URL: server.url, PATH: `${bin}${path.delimiter}${process.env.PATH}` } });
+    const result = await runProcess(command, [], examplePrompt, { shell: true, env: { ROUTER_URL: server.url, ...binShims(dir).env } });
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(Object.keys(output)).toEqual(["hookSpecificOutput"]);
@@ -90,7 +88,7 @@ describe("router-hook claude-code", () => {
   });
 
   it("routes a prompt longer than the router accepts by its beginning", async () => {
-    expect(ROUTABLE_PROMPT_CHARS).toBe(MAX_QUERY_CHARS);
+    expect(CLIENT_LIMIT).toBe(MAX_QUERY_CHARS);
     const result = await runHook(hookInput(`my pod keeps restarting with CrashLoopBackOff ${"and here is the log line ".repeat(600)}`));
     expect(JSON.parse(result.stdout).hookSpecificOutput.additionalContext).toContain('"k8s-debug"');
   });

@@ -1,0 +1,49 @@
+import { Command, Option } from "commander";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createRouterClient } from "../client/router-client.js";
+import { createMcpServer } from "../mcp/mcp-server.js";
+import { localSkillSource, remoteSkillSource, type SkillSource } from "../mcp/skill-source.js";
+import { VERSION } from "../version.js";
+import { dbOption } from "./db-option.js";
+
+interface McpOptions {
+  db: string;
+  url?: string;
+  apiKey?: string;
+}
+
+export function mcpCommand(): Command {
+  return new Command("mcp")
+    .description("serve the router to MCP clients over stdio: tools find_skill(query) and read_skill(name)")
+    .addOption(dbOption())
+    .addOption(new Option("--url <url>", "use a running `router serve` instead of opening the index in this process"))
+    .addOption(new Option("--api-key <key>", "API key of the router at --url (prefer the environment variable)").env("ROUTER_API_KEY"))
+    .addHelpText(
+      "after",
+      `
+stdout carries only MCP messages; logs go to stderr. Exit codes: 0 when the client closes stdin,
+3 when the index does not exist, 1 when it cannot be loaded.
+
+Claude Code:     claude mcp add skill-router -- router mcp --db /abs/path/router.db
+Any MCP client:  {"mcpServers": {"skill-router": {"command": "router", "args": ["mcp", "--db", "/abs/path/router.db"]}}}`,
+    )
+    .action(async (options: McpOptions) => {
+      // The protocol owns stdout: a stray console.log from any library would corrupt the stream.
+      console.log = console.info = console.debug = console.error;
+      const source: SkillSource = options.url ? remoteSkillSource(createRouterClient({ url: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}) })) : await localSkillSource(options.db);
+      const server = createMcpServer(source, VERSION);
+      const shutdown = async () => {
+        await server.close();
+        await source.close();
+      };
+      await server.connect(new StdioServerTransport());
+      process.stderr.write(`skill-router MCP server on stdio, reading the ${source.origin}\n`);
+      await new Promise<void>((resolve) => {
+        process.stdin.once("end", resolve);
+        process.stdin.once("close", resolve);
+        process.once("SIGINT", resolve);
+        process.once("SIGTERM", resolve);
+      });
+      await shutdown();
+    });
+}

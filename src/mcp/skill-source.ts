@@ -1,0 +1,48 @@
+import type { RouterClient } from "../client/router-client.js";
+import type { RouteOptions, RouteResult, SkillDetail } from "../client/types.js";
+import { createRouter } from "../route/router.js";
+
+/** Where the MCP tools read skills from: the index in this process, or a running router over HTTP. */
+export interface SkillSource {
+  /** Says where, for the startup line on stderr. */
+  readonly origin: string;
+  route(query: string, options: RouteOptions): Promise<RouteResult>;
+  skill(name: string): Promise<SkillDetail | undefined>;
+  names(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Routes in this process; picks up a new index version written by `router index` before each call. */
+export async function localSkillSource(db: string): Promise<SkillSource> {
+  const router = await createRouter({ db });
+  return {
+    origin: `index ${db}`,
+    async route(query, options) {
+      router.refresh();
+      return router.route(query, options);
+    },
+    async skill(name) {
+      router.refresh();
+      const skill = router.skill(name);
+      if (!skill) return undefined;
+      // The same shape as GET /skills/{name}: `body` is exactly what would be injected.
+      const { injection, root: _root, contentHash: _hash, body: _body, ...rest } = skill;
+      return { ...rest, body: injection };
+    },
+    async names() {
+      return router.skills().map((skill) => skill.name);
+    },
+    close: () => router.close(),
+  };
+}
+
+/** Asks a running router (`router serve`), so several agents share one loaded index and model. */
+export function remoteSkillSource(client: RouterClient): SkillSource {
+  return {
+    origin: `router at ${client.url}`,
+    route: (query, options) => client.routeOrThrow(query, options),
+    skill: (name) => client.skill(name),
+    names: async () => (await client.skills()).map((skill) => skill.name),
+    close: async () => {},
+  };
+}

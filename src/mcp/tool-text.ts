@@ -1,0 +1,39 @@
+import type { RankedSkill, RouteResult, SkillDetail } from "../client/types.js";
+
+// The text MCP clients hand the model: short lines that say what to do next and why.
+
+const NONE_REASONS: Record<string, (result: RouteResult) => string> = {
+  below_threshold: (result) => `in scope ${result.in_scope.toFixed(2)} < threshold ${result.threshold.toFixed(2)}`,
+  small_margin: (result) => `the top two are too close to call (margin < ${result.min_margin.toFixed(2)})`,
+  no_candidates: () => "no skill shares anything with the request",
+  empty_index: () => "the index has no skills",
+};
+
+export function findSkillText(result: RouteResult): string {
+  const lines =
+    result.decision === "inject"
+      ? [`inject: ${result.selected.join(", ")}. Read ${result.selected.length > 1 ? "each" : "it"} with read_skill and follow its instructions.`]
+      : [`none: no skill fits this request (${NONE_REASONS[result.reason ?? ""]?.(result) ?? result.reason}).${result.skills.length > 0 ? " Closest:" : ""}`];
+  result.skills.forEach((skill, index) => lines.push(`${index + 1}. ${rankedLine(skill)}`));
+  return lines.join("\n");
+}
+
+function rankedLine(skill: RankedSkill): string {
+  const parts = [`${skill.name} [${skill.kind}] confidence ${skill.confidence.toFixed(2)}: ${skill.description}`];
+  const matched = [...skill.matched.keywords, ...skill.matched.phrases];
+  if (matched.length > 0) parts.push(`matched: ${matched.join(", ")}`);
+  if (skill.nearest_query) parts.push(`like: "${skill.nearest_query}"`);
+  if (skill.negative) parts.push(`but close to a request it is not for: "${skill.negative}"`);
+  parts.push(`${skill.tokens} tokens`);
+  return parts.join(" | ");
+}
+
+export function readSkillText(skill: SkillDetail): string {
+  return `${skill.body}\n\n(${skill.kind} ${skill.name}, from ${skill.sourcePath})`;
+}
+
+/** Names that share a part with the unknown one, so a typo gets a suggestion. */
+export function similarNames(name: string, names: string[]): string[] {
+  const parts = name.toLowerCase().split(/[^a-z0-9]+/).filter((part) => part.length >= 3);
+  return names.filter((candidate) => parts.some((part) => candidate.toLowerCase().includes(part))).slice(0, 5);
+}

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { runIndex } from "../../src/indexer/run-index.js";
+import { startServer, type RunningServer } from "../../src/server/serve.js";
+import { CLI } from "../helpers/cli.js";
+import { writeAgentSkill } from "../helpers/fixtures.js";
+import { indexSkillSet } from "../helpers/skill-set.js";
+import { binShims } from "./bin-shims.js";
+import { runProcess } from "./run-process.js";
+import { closedPort } from "./scripted-server.js";
+import { TSX } from "./tsx.js";
+
+const dir = mkdtempSync(path.join(tmpdir(), "mcp-"));
+let db: string;
+let client: Client;
+const transportErrors: Error[] = [];
+
+type ToolResult = { content: { type: string; text: string }[]; structuredContent?: any; isError?: boolean };
+
+async function connect(args: string[]): Promise<Client> {
+  const connected = new Client({ name: "mcp-test", version: "1.0.0" });
+  connected.onerror = (error) => transportErrors.push(error);
+  await connected.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", ...args], stderr: "pipe" }));
+  return connected;
+}
+
+async function call(target: Client, name: string, args: unknown): Promise<ToolResult> {
+  return (await target.callTool({ name, arguments: args as Record<string, unknown> })) as ToolResult;
+}
+
+beforeAll(async () => {
+  const set = await indexSkillSet(dir);
+  db = set.db;
+  writeAgentSkill(set.root, "terraform-drift", {
+    description: "Find and fix Terraform state drift. Use when terraform plan shows changes nobody made in code.",
+    body: "# Terraform drift\n\nRun terraform plan -refresh-only.\n",
+    files: { "scripts/drift-report.sh": "#!/bin/sh\n", "references/import-blocks.md": "# import\n" },
+  });
+  await runIndex({ paths: [set.root], db });
+  client = await connect(["--db", db]);
+});
+
+afterAll(async () => {
+  await client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("router mcp over stdio", () => {
+  it("lists find_skill and read_skill with their input and output schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["find_skill", "read_skill"]);
+    const find = tools.find((tool) => tool.name === "find_skill")!;
+    expect(find.inputSchema).toMatchObject({ type: "object", required: ["query"], properties: { query: { type: "string", maxLength: 8000 }, k: { type: "integer" } } });
+    expect(find.outputSchema?.properties).toHaveProperty("decision");
+    expect(find.annotations).toMatchObject({ readOnlyHint: true });
+  });
+
+  it("find_skill ranks skills with confidence and the evidence behind it", async () => {
+    const result = await call(client, "find_skill", { query: "my pod keeps restarting with CrashLoopBackOff", k: 2 });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ decision: "inject", selected: ["k8s-debug"], reason: null });
+    expect(result.structuredContent.skills).toHaveLength(2);
+    expect(result.structuredContent.skills[0]).toMatchObject({ name: "k8s-debug", kind: "skill", confidence: expect.any(Number), nearest_query: expect.any(String) });
+    expect(result.content[0]!.text).toMatch(/^inject: k8s-debug\. Read it with read_skill.*\n1\. k8s-debug \[skill\] confidence 0\.\d\d: Debug failing Kubernetes pods/);
+  });
+
+  it("find_skill says none, and why, for a request no skill fits", async () => {
+    const result = await call(client, "find_skill", { query: "what is the capital of France?" });
+    expect(result.structuredContent).toMatchObject({ decision: "none", selected: [], reason: "below_threshold" });
+    expect(result.content[0]!.text).toMatch(/^none: no skill fits this request \(in scope 0\.\d\d < threshold 0\.\d\d\)/);
+  });
+
+  it("read_skill returns the body as injected and the supporting files", async () => {
+    const result = await call(client, "read_skill", { name: "terraform-drift" });
+    expect(result.structuredContent).toMatchObject({
+      name: "terraform-drift",
+      kind: "skill",
+      body: expect.stringContaining("terraform plan -refresh-only"),
+      source_path: expect.stringMatching(/terraform-drift.SKILL\.md$/),
+      supporting_files: ["references/import-blocks.md", "scripts/drift-report.sh"],
+    });
+    expect(result.content[0]!.text).toContain("scripts/drift-report.sh");
+  });
+
+  it.each([
+    ["find_skill without a query", "find_skill", {}, /Input validation error.*query/],
+    ["find_skill with a number for the query", "find_skill", { query: 42 }, /expected string/],
+    ["find_skill with a blank query", "find_skill", { query: "   " }, /Input validation error/],
+    ["find_skill with an over-long query", "find_skill", { query: "x".repeat(8001) }, /Input validation error/],
+    ["find_skill with k = 0", "find_skill", { query: "hi", k: 0 }, /Input validation error.*k/],
+    ["read_skill without a name", "read_skill", {}, /Input validation error.*name/],
+    ["read_skill of a misspelt skill", "read_skill", { name: "k8s-debugg" }, /No skill named "k8s-debugg"\. Similar names: k8s-debug\./],
+    ["read_skill of a path", "read_skill", { name: "../../etc/passwd" }, /No skill named/],
+    ["a tool that does not exist", "delete_skill", { name: "k8s-debug" }, /Tool delete_skill not found/],
+  ])("%s is an MCP tool error, and the server carries on", async (_label, tool, args, message) => {
+    const result = await call(client, tool, args);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(message);
+    expect((await call(client, "find_skill", { query: "slow postgres query" })).isError).toBeFalsy();
+  });
+
+  it("writes nothing but protocol messages to stdout", () => {
+    expect(transportErrors).toEqual([]);
+  });
+});
+
+describe("router mcp --url", () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
+    await server.ready;
+  });
+
+  afterAll(() => server.close());
+
+  it("answers from a running router", async () => {
+    const remote = await connect(["--url", server.url]);
+    try {
+      expect((await call(remote, "find_skill", { query: "my pod keeps restarting" })).structuredContent.selected).toEqual(["k8s-debug"]);
+      expect((await call(remote, "read_skill", { name: "ghost" })).isError).toBe(true);
+    } finally {
+      await remote.close();
+    }
+  });
+
+  it("turns an unreachable router into a tool error", async () => {
+    const remote = await connect(["--url", `http://127.0.0.1:${await closedPort()}`]);
+    try {
+      const result = await call(remote, "find_skill", { query: "my pod keeps restarting" });
+      expect(result.isError).toBe(true);
+      expect(result.content[0]!.text).toContain("Cannot reach the router");
+    } finally {
+      await remote.close();
+    }
+  });
+});
+
+describe("the MCP example and failures at start", () => {
+  it("examples/mcp/find-skill.ts finds and reads the skill through `router mcp`", async () => {
+    const result = await runProcess(process.execPath, [TSX, "examples/mcp/find-skill.ts", "terraform plan shows drift"], "", { env: { ROUTER_DB: db, ...binShims(dir).env } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^inject: terraform-drift\./);
+    expect(result.stdout).toContain("--- terraform-drift: ");
+    expect(result.stdout).toContain("2 supporting files");
+  });
+
+  it("exits 3 with a message when the index does not exist", async () => {
+    const result = await runProcess(process.execPath, [CLI, "mcp", "--db", path.join(dir, "missing.db")], "");
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("INDEX_NOT_FOUND");
+  });
+});
