@@ -47,7 +47,7 @@ describe("router-hook claude-code", () => {
   it("runs as the example settings.json says, and adds the skill's instructions as additional context", async () => {
     const settings = JSON.parse(readFileSync("examples/claude-code/settings.json", "utf8"));
     const command: string = settings.hooks.UserPromptSubmit[0].hooks[0].command;
-    const result = await runProcess(command, [], examplePrompt, { shell: true, env: { ROUTER_URL: server.url, ...binShims(dir).env } });
+    const result = await runProcess(command, [], examplePrompt, { shell: true, env: { ROUTER_URL: server.url, ...binShims(path.join(dir, "bin")).env } });
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(Object.keys(output)).toEqual(["hookSpecificOutput"]);

@@ -142,7 +142,7 @@ describe("router mcp --url", () => {
 
 describe("the MCP example and failures at start", () => {
   it("examples/mcp/find-skill.ts finds and reads the skill through `router mcp`", async () => {
-    const result = await runProcess(process.execPath, [TSX, "examples/mcp/find-skill.ts", "terraform plan shows drift"], "", { env: { ROUTER_DB: db, ...binShims(dir).env } });
+    const result = await runProcess(process.execPath, [TSX, "examples/mcp/find-skill.ts", "terraform plan shows drift"], "", { env: { ROUTER_DB: db, ...binShims(path.join(dir, "bin")).env } });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^inject: terraform-drift\./);
     expect(result.stdout).toContain("--- terraform-drift: ");

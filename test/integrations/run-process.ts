@@ -8,9 +8,9 @@ export interface ProcessResult {
 }
 
 /** Runs a command with `input` on stdin without blocking the event loop (the router under test runs in this process). */
-export function runProcess(command: string, args: string[], input: string, options: { env?: NodeJS.ProcessEnv; shell?: boolean } = {}): Promise<ProcessResult> {
+export function runProcess(command: string, args: string[], input: string, options: { env?: NodeJS.ProcessEnv; shell?: boolean; cwd?: string } = {}): Promise<ProcessResult> {
   const started = Date.now();
-  const child = spawn(command, args, { env: { ...process.env, ...options.env }, shell: options.shell ?? false, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, shell: options.shell ?? false, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

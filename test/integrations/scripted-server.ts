@@ -8,6 +8,7 @@ export interface SeenRequest {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
+  body: string;
 }
 
 export interface ScriptedServer {
@@ -16,7 +17,7 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-/** A real HTTP server on a loopback port that plays the router's failure modes (503 while loading, 429, a hang, a stranger). */
+/** A real HTTP server on a loopback port that plays a scripted part: the router's failure modes (503 while loading, 429, a hang), or an LLM. */
 export async function startScriptedServer(script: (request: SeenRequest, index: number) => Scripted): Promise<ScriptedServer> {
   const seen: SeenRequest[] = [];
   const hanging = new Set<ServerResponse>();
@@ -24,7 +25,8 @@ export async function startScriptedServer(script: (request: SeenRequest, index: 
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
-      const request = { method: incoming.method ?? "GET", url: incoming.url ?? "/", headers: incoming.headers };
+      const body = Buffer.concat(chunks);
+      const request = { method: incoming.method ?? "GET", url: incoming.url ?? "/", headers: incoming.headers, body: body.toString("utf8") };
       const action = script(request, seen.length);
       seen.push(request);
       if (action === "hang") {
@@ -35,8 +37,7 @@ export async function startScriptedServer(script: (request: SeenRequest, index: 
         response.writeHead(action.status, { "content-type": "application/json", ...action.headers }).end(action.body);
         return;
       }
-      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      void fetch(`${action.forward}${request.url}`, { method: request.method, headers: { "content-type": "application/json" }, ...(body ? { body } : {}) }).then(async (answer) => {
+      void fetch(`${action.forward}${request.url}`, { method: request.method, headers: { "content-type": "application/json" }, ...(body.length > 0 ? { body } : {}) }).then(async (answer) => {
         response.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
       });
     });

@@ -1,0 +1,25 @@
+// An AI SDK agent whose model sees only the tools the router picks for each message.
+// Run: npx tsx examples/ai-sdk/agent.ts "will it rain in Lisbon today?"
+// Needs a router serving the tools (see README, "Use it from the Vercel AI SDK") and an OpenAI-compatible model:
+// OPENAI_API_KEY, or OPENAI_BASE_URL for Ollama, vLLM, LM Studio...; MODEL picks the model (default gpt-4o-mini).
+import { createOpenAI } from "@ai-sdk/openai";
+import { generateText, stepCountIs } from "ai";
+import { createRouterClient } from "skill-router/client";
+import { routedTools } from "./routed-tools.js";
+import { tools } from "./tools.js";
+
+const openai = createOpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY ?? "not-needed-locally" });
+const router = createRouterClient({ timeoutMs: 1000 });
+
+const result = await generateText({
+  model: openai.chat(process.env.MODEL ?? "gpt-4o-mini"),
+  tools,
+  prepareStep: routedTools(router, tools),
+  stopWhen: stepCountIs(4),
+  prompt: process.argv[2] ?? "Will it rain in Lisbon today?",
+});
+
+for (const step of result.steps) {
+  console.log(`step ${step.stepNumber}: ${step.toolCalls.map((call) => `called ${call.toolName}`).join(", ") || "answered"}`);
+}
+console.log(result.text);
