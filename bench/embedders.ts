@@ -126,6 +126,16 @@ for (const query of queries) {
 }
 await encoder.close();
 
+// The batch size of the shipped embedder: texts per onnxruntime call, over the same index texts.
+const sweep = await Promise.all([8, 16, 32, 64, 128].map((batchSize) => variant(`batch ${batchSize}`, "", () => createUseLiteEmbedder({ threads: 1, batchSize }))));
+for (let round = 0; round < Number(args.rounds); round++) {
+  for (const item of sweep) {
+    const started = performance.now();
+    await item.embedder.embed(indexTexts);
+    item.batchMs.push(performance.now() - started);
+  }
+}
+
 const reference = await variants[0]!.embedder.embed(indexTexts.slice(0, 200));
 const baseline = median(variants[0]!.single);
 const rows = [
@@ -143,7 +153,8 @@ for (const item of variants) {
 rows.push(`| USE-lite via createQueryEncoder | worker thread round trip + onnxruntime 1 thread, cache missed | - | ${median(viaWorker).toFixed(2)} | ${percentile(viaWorker, 0.99).toFixed(2)} | ${(baseline / median(viaWorker)).toFixed(1)}x | - | - |`);
 console.log(`${queries.length} single queries (MetaTool cases), batch of ${indexTexts.length} index texts (MetaTool descriptions + example queries), ${args.rounds} batch rounds (median)\n`);
 console.log(rows.join("\n"));
-for (const item of variants) await item.embedder.close();
+console.log(`\nonnxruntime (1 thread), texts per inference call, length-sorted batches: ${sweep.map((item) => `${item.name}: ${(indexTexts.length / (median(item.batchMs) / 1000)).toFixed(0)} texts/s`).join(", ")}`);
+for (const item of [...variants, ...sweep]) await item.embedder.close();
 rmSync(tinyModels, { recursive: true, force: true });
 
 function median(values: number[]): number {

