@@ -1,10 +1,13 @@
 import { Command, Option } from "commander";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createRouterClient } from "../client/router-client.js";
+import { AnsweringTransport } from "../mcp/answering-transport.js";
 import { createMcpServer } from "../mcp/mcp-server.js";
 import { localSkillSource, remoteSkillSource, type SkillSource } from "../mcp/skill-source.js";
 import { VERSION } from "../version.js";
 import { dbOption } from "./db-option.js";
+
+const ANSWER_GRACE_MS = 5_000;
 
 interface McpOptions {
   db: string;
@@ -32,11 +35,8 @@ Any MCP client:  {"mcpServers": {"skill-router": {"command": "router", "args": [
       console.log = console.info = console.debug = console.error;
       const source: SkillSource = options.url ? remoteSkillSource(createRouterClient({ url: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}) })) : await localSkillSource(options.db);
       const server = createMcpServer(source, VERSION);
-      const shutdown = async () => {
-        await server.close();
-        await source.close();
-      };
-      await server.connect(new StdioServerTransport());
+      const transport = new AnsweringTransport(new StdioServerTransport());
+      await server.connect(transport);
       process.stderr.write(`skill-router MCP server on stdio, reading the ${source.origin}\n`);
       await new Promise<void>((resolve) => {
         process.stdin.once("end", resolve);
@@ -44,6 +44,9 @@ Any MCP client:  {"mcpServers": {"skill-router": {"command": "router", "args": [
         process.once("SIGINT", resolve);
         process.once("SIGTERM", resolve);
       });
-      await shutdown();
+      // A cancelled request gets no answer: wait for the others a bounded time.
+      await Promise.race([transport.answered(), new Promise((resolve) => setTimeout(resolve, ANSWER_GRACE_MS).unref())]);
+      await server.close();
+      await source.close();
     });
 }

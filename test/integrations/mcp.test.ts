@@ -106,6 +106,20 @@ describe("router mcp over stdio", () => {
   it("writes nothing but protocol messages to stdout", () => {
     expect(transportErrors).toEqual([]);
   });
+
+  it("answers every request of a client that writes them all and closes stdin at once, then exits 0", async () => {
+    const requests = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "find_skill", arguments: { query: "my pod keeps restarting" } } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read_skill", arguments: { name: "k8s-debug" } } },
+      { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "find_skill", arguments: { query: 42 } } },
+    ];
+    const result = await runProcess(process.execPath, [CLI, "mcp", "--db", db], requests.map((request) => JSON.stringify(request)).join("\n") + "\n");
+    expect(result.code).toBe(0);
+    const answers = result.stdout.trim().split("\n").map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
+    expect(answers.map((answer) => [answer.id, answer.result?.isError ?? false])).toEqual([[1, false], [2, false], [3, false], [4, true]]);
+  });
 });
 
 describe("router mcp --url", () => {

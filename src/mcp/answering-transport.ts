@@ -1,0 +1,43 @@
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+
+type RequestId = string | number;
+
+/**
+ * Wraps a transport to know which requests still await an answer, so the server can finish them after the
+ * client closes its input (`cat requests | router mcp` writes everything, then closes stdin at once).
+ */
+export class AnsweringTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  private readonly open = new Set<RequestId>();
+  private idle: (() => void) | undefined;
+
+  constructor(private readonly inner: Transport) {}
+
+  start(): Promise<void> {
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onmessage = (message, extra) => {
+      if ("method" in message && "id" in message) this.open.add(message.id);
+      this.onmessage?.(message, extra);
+    };
+    return this.inner.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    await this.inner.send(message, options);
+    if (!("method" in message) && "id" in message && message.id !== undefined && this.open.delete(message.id) && this.open.size === 0) this.idle?.();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  /** Resolves when every request received so far has been answered. */
+  answered(): Promise<void> {
+    if (this.open.size === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.idle = resolve));
+  }
+}
