@@ -4,7 +4,7 @@ import type { RouteOptions } from "../client/types.js";
 import { skillContext } from "./skill-context.js";
 
 export interface HookSettings {
-  route: Pick<RouteOptions, "k" | "threshold" | "multi" | "skills" | "exclude">;
+  route: Pick<RouteOptions, "k" | "threshold" | "multi">;
   /** Most characters of additional context to add. */
   maxChars: number;
 }
@@ -13,7 +13,7 @@ export interface HookSettings {
 export interface HookRun {
   /** The hook output JSON for stdout, only when a skill is injected. */
   stdout?: string;
-  /** One line for stderr (Claude Code shows it in verbose mode, or for a non-zero exit). */
+  /** One line for stderr: Claude Code keeps it out of the conversation, and shows it to the user on exit 1. */
   note?: string;
   exitCode: 0 | 1;
 }
