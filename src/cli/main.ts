@@ -4,6 +4,7 @@ import { isRouterError } from "../errors.js";
 import { VERSION } from "../version.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { doctorCommand } from "./doctor-command.js";
+import { evalCommand } from "./eval-command.js";
 import { expandCommand } from "./expand-command.js";
 import { fitCommand } from "./fit-command.js";
 import { hookCommand } from "./hook-command.js";
@@ -28,7 +29,7 @@ const program = new Command("router")
   .showHelpAfterError("(add --help for usage)")
   .exitOverride();
 
-for (const command of [indexCommand(), skillsCommand(), showCommand(), routeCommand(), fitCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand(), hookCommand(), mcpCommand()]) {
+for (const command of [indexCommand(), skillsCommand(), showCommand(), routeCommand(), fitCommand(), evalCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand(), hookCommand(), mcpCommand()]) {
   program.addCommand(command.showHelpAfterError("(add --help for usage)").exitOverride());
 }
 

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { createError } from "../errors.js";
+import { readJsonFile } from "./read-json-file.js";
 
 /** The labelled evaluation-set format of ../shared/eval (see its README.md). */
 const evalSetSchema = z.object({
@@ -14,12 +14,10 @@ export type EvalCase = EvalSet["cases"][number];
 
 /** Reads and validates an eval-set file; errors name the file and the first problem. */
 export function readEvalSet(file: string): EvalSet {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw createError("INVALID_ARGUMENT", `Cannot read eval set ${file}: ${(error as Error).message}`, { file });
-  }
+  return parseEvalSet(readJsonFile(file, "eval set"), file);
+}
+
+export function parseEvalSet(json: unknown, file: string): EvalSet {
   const parsed = evalSetSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

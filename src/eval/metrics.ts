@@ -1,4 +1,4 @@
-import type { CaseOutcome } from "./run-cases.js";
+import type { ScoredOutcome } from "./run-cases.js";
 
 export interface EvalMetrics {
   cases: number;
@@ -25,12 +25,12 @@ export interface EvalMetrics {
 
 const ECE_BINS = 10;
 
-export function computeMetrics(outcomes: CaseOutcome[]): EvalMetrics {
+export function computeMetrics(outcomes: ScoredOutcome[]): EvalMetrics {
   const inScope = outcomes.filter((outcome) => outcome.expected !== null);
   const noSkill = outcomes.filter((outcome) => outcome.expected === null);
-  const rankOf = (outcome: CaseOutcome) => outcome.ranked.indexOf(outcome.expected!);
+  const rankOf = (outcome: ScoredOutcome) => outcome.ranked.indexOf(outcome.expected!);
   const abstained = outcomes.filter((outcome) => outcome.decision === "none");
-  const injectedRight = (outcome: CaseOutcome) => outcome.decision === "inject" && outcome.expected !== null && outcome.selected.includes(outcome.expected);
+  const injectedRight = (outcome: ScoredOutcome) => outcome.decision === "inject" && outcome.expected !== null && outcome.selected.includes(outcome.expected);
   return {
     cases: outcomes.length,
     inScope: inScope.length,

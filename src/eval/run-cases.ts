@@ -2,9 +2,8 @@ import type { Router } from "../route/router.js";
 import type { RouteResult } from "../route/types.js";
 import type { EvalCase } from "./eval-set.js";
 
-/** What the router answered for one labelled case. */
-export interface CaseOutcome {
-  query: string;
+/** What metrics need of any routing method's answer to a labelled case. */
+export interface ScoredOutcome {
   expected: string | null;
   /** Ranked skill names, best first. */
   ranked: string[];
@@ -13,6 +12,11 @@ export interface CaseOutcome {
   decision: RouteResult["decision"];
   selected: string[];
   latencyMs: number;
+}
+
+/** What the router answered for one labelled case. */
+export interface CaseOutcome extends ScoredOutcome {
+  query: string;
   result: RouteResult;
 }
 

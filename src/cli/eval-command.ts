@@ -1,0 +1,115 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import { defaultEvalCacheDir } from "../eval/eval-index.js";
+import { evaluateFile, type EvalReport, type SplitChoice } from "../eval/evaluate-file.js";
+import { listFailures, type Failure } from "../eval/failures.js";
+import { formatFailures, formatGates, formatReport } from "../eval/format-report.js";
+import { checkGates, type GateResult, type Gates } from "../eval/gates.js";
+import { DEFAULT_SPLIT } from "../eval/split.js";
+import { DEFAULT_DB_PATH } from "../store/database.js";
+import { EXIT } from "./exit-codes.js";
+import { createProgress } from "./progress.js";
+
+interface EvalCommandOptions extends Gates {
+  db?: string;
+  skill?: string;
+  split?: SplitChoice;
+  testFraction: number;
+  seed: string;
+  cache: string;
+  json?: boolean;
+  failures?: boolean;
+  quiet?: boolean;
+}
+
+const HELP = `
+Formats:
+  eval set        {"skills"?: [{name, description, queries?}], "cases": [{query, expected: name | null, candidates?}]}
+                  (the ../shared/eval format). With "skills" and no --db, those skills are indexed into a cached
+                  temporary index (first run: about 1 s per 10 skills with the offline model; then instant).
+  trigger evals   [{"query": "...", "should_trigger": true | false}] (skill-creator's evals/trigger-evals.json),
+                  with --skill <name>, against --db. The question per case is "was <name> injected?": a
+                  should_trigger case that goes to another skill is a miss; a should-not case that goes to
+                  another skill is right for <name> (counted, and listed as "went to other skills").
+
+Split: eval sets default to the test half of router fit's split (same seed and fraction), so a fitted index is
+measured on cases it never saw; trigger evals default to all cases. Gates take shares in [0, 1] (--max-p95-ms
+takes milliseconds); any gate not met exits with code 5.
+
+Examples:
+  router eval ../shared/eval/metatool.json --failures
+  router eval evals/trigger-evals.json --skill pdf-extract --db data/router.db --min-accuracy 0.9 --max-false-trigger 0.05`;
+
+export function evalCommand(): Command {
+  return new Command("eval")
+    .description("measure routing on labelled cases: top-1, recall@3, MRR, abstention, false triggers, calibration, latency")
+    .argument("<file>", "an eval set (../shared/eval format) or a skill-creator trigger-eval file")
+    .addOption(new Option("--db <file>", `index to evaluate against (default: the eval set's own skills, else ROUTER_DB or ${DEFAULT_DB_PATH})`))
+    .option("--skill <name>", "the skill a trigger-eval file is about")
+    .addOption(new Option("--split <part>", "which cases: test, train or all (default: test for eval sets, all for trigger evals)").choices(["test", "train", "all"]))
+    .addOption(new Option("--test-fraction <share>", "share of cases in the test split, as given to router fit").default(DEFAULT_SPLIT.testFraction).argParser(parseFraction))
+    .addOption(new Option("--seed <text>", "seed of the train/test split, as given to router fit").default(DEFAULT_SPLIT.seed))
+    .addOption(new Option("--cache <dir>", "where indexes of eval sets' skills are kept").default(defaultEvalCacheDir()))
+    .option("--json", "print the report (metrics, gates, failures) as JSON")
+    .option("--failures", "list every failure with its explanation")
+    .addOption(new Option("--min-accuracy <share>", "top-1 accuracy on in-scope cases at least this").argParser(parseShare))
+    .addOption(new Option("--min-recall-at-3 <share>", "recall@3 at least this").argParser(parseShare))
+    .addOption(new Option("--min-mrr <share>", "MRR@10 at least this").argParser(parseShare))
+    .addOption(new Option("--min-routed <share>", "share of in-scope cases injected at least this").argParser(parseShare))
+    .addOption(new Option("--min-abstain <share>", "share of no-skill cases answered none at least this").argParser(parseShare))
+    .addOption(new Option("--max-false-trigger <share>", "share of all cases injected wrongly at most this").argParser(parseShare))
+    .addOption(new Option("--max-ece <value>", "expected calibration error at most this").argParser(parseShare))
+    .addOption(new Option("--max-p95-ms <ms>", "p95 routing latency at most this").argParser(parsePositive))
+    .option("-q, --quiet", "no progress output")
+    .addHelpText("after", HELP)
+    .action(async (file: string, options: EvalCommandOptions) => {
+      const showProgress = !options.quiet && !options.json;
+      const indexing = createProgress("indexing eval skills", process.stderr, showProgress);
+      const routing = createProgress("routing cases", process.stderr, showProgress);
+      const report = await evaluateFile({
+        file,
+        ...(options.db ? { db: options.db } : {}),
+        fallbackDb: process.env["ROUTER_DB"] ?? DEFAULT_DB_PATH,
+        cacheDir: options.cache,
+        ...(options.skill ? { skill: options.skill } : {}),
+        ...(options.split ? { split: options.split } : {}),
+        splitOptions: { testFraction: options.testFraction, seed: options.seed },
+        onIndexProgress: (event) => indexing.update(event.done, event.total, event.stage),
+        onCaseProgress: (done, total) => {
+          indexing.finish();
+          routing.update(done, total);
+        },
+      });
+      routing.finish();
+      const gates = checkGates(report.metrics, options);
+      const failures = options.failures ? listFailures(report.outcomes) : undefined;
+      process.stdout.write(options.json ? `${JSON.stringify(jsonReport(report, gates, failures), null, 2)}\n` : textReport(report, gates, failures));
+      if (gates.some((gate) => !gate.passed)) process.exitCode = EXIT.GATE_FAILED;
+    });
+}
+
+function textReport(report: EvalReport, gates: GateResult[], failures: Failure[] | undefined): string {
+  return [formatReport(report), ...(gates.length > 0 ? [formatGates(gates)] : []), ...(failures ? [formatFailures(failures)] : [])].join("");
+}
+
+function jsonReport(report: EvalReport, gates: GateResult[], failures: Failure[] | undefined) {
+  const { outcomes: _outcomes, ...summary } = report;
+  return { ...summary, gates, ...(failures ? { failures } : {}) };
+}
+
+function parseFraction(value: string): number {
+  const number = Number(value);
+  if (!(number > 0 && number < 1)) throw new InvalidArgumentError("must be a number between 0 and 1");
+  return number;
+}
+
+function parseShare(value: string): number {
+  const number = Number(value);
+  if (!(number >= 0 && number <= 1)) throw new InvalidArgumentError("must be a number from 0 to 1");
+  return number;
+}
+
+function parsePositive(value: string): number {
+  const number = Number(value);
+  if (!(number > 0)) throw new InvalidArgumentError("must be a positive number");
+  return number;
+}

@@ -1,0 +1,42 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { runIndex, type IndexProgress } from "../indexer/run-index.js";
+
+export interface EvalIndex {
+  db: string;
+  /** Skills embedded by this call: 0 when the cached index was already up to date. */
+  embedded: number;
+  durationMs: number;
+}
+
+/** Where `router eval` keeps the indexes it builds of eval sets' skills. */
+export function defaultEvalCacheDir(): string {
+  return path.join(process.env["XDG_CACHE_HOME"] ?? path.join(homedir(), ".cache"), "skill-router", "eval");
+}
+
+/**
+ * An index of the skills an eval-set file carries, cached by the file's path and content: a re-run finds it
+ * built and the index run only confirms nothing changed. Older copies for the same file name are removed.
+ */
+export async function indexEvalSet(file: string, cacheDir: string, onProgress?: (event: IndexProgress) => void): Promise<EvalIndex> {
+  const resolved = path.resolve(file);
+  const key = createHash("sha256").update(resolved).update("\u0000").update(readFileSync(resolved)).digest("hex").slice(0, 16);
+  const stem = path.basename(resolved, path.extname(resolved));
+  const db = path.join(cacheDir, `${stem}-${key}.db`);
+  removeOlderCopies(cacheDir, stem, path.basename(db));
+  const summary = await runIndex({ paths: [resolved], db, ...(onProgress ? { onProgress } : {}) });
+  return { db, embedded: summary.embedded, durationMs: summary.durationMs };
+}
+
+function removeOlderCopies(cacheDir: string, stem: string, keep: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(cacheDir);
+  } catch {
+    return;
+  }
+  const copy = new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-[0-9a-f]{16}\\.db(?:-wal|-shm)?$`);
+  for (const name of names) if (copy.test(name) && !name.startsWith(keep)) rmSync(path.join(cacheDir, name), { force: true });
+}

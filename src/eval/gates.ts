@@ -1,0 +1,44 @@
+import type { EvalMetrics } from "./metrics.js";
+
+/** Limits a CI job can hold an eval to: each one that is set must be met. */
+export interface Gates {
+  minAccuracy?: number;
+  minRecallAt3?: number;
+  minMrr?: number;
+  minRouted?: number;
+  minAbstain?: number;
+  maxFalseTrigger?: number;
+  maxEce?: number;
+  maxP95Ms?: number;
+}
+
+export interface GateResult {
+  gate: string;
+  limit: number;
+  /** null when the eval had no case to measure it on (then the gate fails). */
+  actual: number | null;
+  passed: boolean;
+}
+
+type Population = "inScope" | "noSkill" | "cases";
+
+const CHECKS: { key: keyof Gates; gate: string; value: (metrics: EvalMetrics) => number; over: Population; atLeast: boolean }[] = [
+  { key: "minAccuracy", gate: "--min-accuracy", value: (metrics) => metrics.top1, over: "inScope", atLeast: true },
+  { key: "minRecallAt3", gate: "--min-recall-at-3", value: (metrics) => metrics.recallAt3, over: "inScope", atLeast: true },
+  { key: "minMrr", gate: "--min-mrr", value: (metrics) => metrics.mrr, over: "inScope", atLeast: true },
+  { key: "minRouted", gate: "--min-routed", value: (metrics) => metrics.routed, over: "inScope", atLeast: true },
+  { key: "minAbstain", gate: "--min-abstain", value: (metrics) => metrics.abstainRecall, over: "noSkill", atLeast: true },
+  { key: "maxFalseTrigger", gate: "--max-false-trigger", value: (metrics) => metrics.falseTrigger, over: "cases", atLeast: false },
+  { key: "maxEce", gate: "--max-ece", value: (metrics) => metrics.ece, over: "cases", atLeast: false },
+  { key: "maxP95Ms", gate: "--max-p95-ms", value: (metrics) => metrics.latencyMs.p95, over: "cases", atLeast: false },
+];
+
+/** Every gate that was set, with the measured value and whether it passed; a gate with nothing to measure fails. */
+export function checkGates(metrics: EvalMetrics, gates: Gates): GateResult[] {
+  return CHECKS.filter((check) => gates[check.key] !== undefined).map((check) => {
+    const limit = gates[check.key]!;
+    if (metrics[check.over] === 0) return { gate: check.gate, limit, actual: null, passed: false };
+    const actual = check.value(metrics);
+    return { gate: check.gate, limit, actual, passed: check.atLeast ? actual >= limit : actual <= limit };
+  });
+}

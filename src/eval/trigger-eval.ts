@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { createError } from "../errors.js";
+import type { EvalCase } from "./eval-set.js";
+
+/** Anthropic skill-creator's `evals/trigger-evals.json`: queries that should, or should not, trigger one skill. */
+const triggerEvalSchema = z.array(z.object({ query: z.string().min(1), should_trigger: z.boolean() }));
+
+export type TriggerEval = z.infer<typeof triggerEvalSchema>;
+
+export function isTriggerEval(json: unknown): boolean {
+  return Array.isArray(json) && json.length > 0 && json.every((item) => typeof item === "object" && item !== null && "should_trigger" in item);
+}
+
+/** Parses a trigger-eval file's JSON; errors name the file and the first problem. */
+export function parseTriggerEval(json: unknown, file: string): TriggerEval {
+  const parsed = triggerEvalSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw createError("INVALID_ARGUMENT", `${file} is not a trigger-eval file: ${issue.path.join(".")}: ${issue.message}`, { file });
+  }
+  return parsed.data;
+}
+
+/** should_trigger true -> expected = the skill; false -> expected = null (must not trigger THAT skill, see trigger-view.ts). */
+export function triggerCases(evals: TriggerEval, skill: string): EvalCase[] {
+  return evals.map((item) => ({ query: item.query, expected: item.should_trigger ? skill : null }));
+}

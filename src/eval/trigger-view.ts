@@ -1,0 +1,21 @@
+import type { CaseOutcome } from "./run-cases.js";
+
+/**
+ * One skill's view of a routed case, for trigger evals: the only question is "was THIS skill injected?".
+ * Injecting another skill counts as not triggering it: right when should_trigger is false, a miss when it is true.
+ * The confidence is this skill's own (0 when it was not among the ranked candidates).
+ */
+export function triggerView(outcome: CaseOutcome, skill: string): CaseOutcome {
+  const triggered = outcome.decision === "inject" && outcome.selected.includes(skill);
+  return {
+    ...outcome,
+    decision: triggered ? "inject" : "none",
+    selected: triggered ? [skill] : [],
+    confidence: outcome.result.skills.find((ranked) => ranked.name === skill)?.confidence ?? 0,
+  };
+}
+
+/** Should-not cases that went to some other skill: right for this skill, but worth a look for that one. */
+export function routedElsewhere(outcomes: CaseOutcome[], skill: string): number {
+  return outcomes.filter((outcome) => outcome.expected === null && outcome.decision === "inject" && !outcome.selected.includes(skill)).length;
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { checkGates } from "../../src/eval/gates.js";
+import { computeMetrics } from "../../src/eval/metrics.js";
+
+const metrics = computeMetrics([
+  { expected: "a", ranked: ["a", "b"], confidence: 0.9, decision: "inject", selected: ["a"], latencyMs: 4 },
+  { expected: "b", ranked: ["a", "b"], confidence: 0.6, decision: "inject", selected: ["a"], latencyMs: 6 },
+  { expected: null, ranked: ["b"], confidence: 0.2, decision: "none", selected: [], latencyMs: 5 },
+]);
+
+describe("checkGates", () => {
+  it("checks each gate that was set, in both directions", () => {
+    const results = checkGates(metrics, { minAccuracy: 0.5, maxFalseTrigger: 0.2, maxP95Ms: 10 });
+    expect(results).toEqual([
+      { gate: "--min-accuracy", limit: 0.5, actual: 0.5, passed: true },
+      { gate: "--max-false-trigger", limit: 0.2, actual: 1 / 3, passed: false },
+      { gate: "--max-p95-ms", limit: 10, actual: 6, passed: true },
+    ]);
+  });
+
+  it("fails a gate there is nothing to measure on", () => {
+    const inScopeOnly = computeMetrics([{ expected: "a", ranked: ["a"], confidence: 0.9, decision: "inject", selected: ["a"], latencyMs: 1 }]);
+    expect(checkGates(inScopeOnly, { minAbstain: 0.5 })).toEqual([{ gate: "--min-abstain", limit: 0.5, actual: null, passed: false }]);
+  });
+});
