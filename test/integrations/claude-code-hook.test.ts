@@ -73,7 +73,8 @@ describe("router-hook claude-code", () => {
       const hung = await runHook(hookInput("my pod keeps restarting"), ["--timeout", "300"], { ROUTER_URL: silent.url });
       expect([hung.code, hung.stdout]).toEqual([0, ""]);
       expect(hung.stderr).toContain("ROUTER_TIMEOUT");
-      expect(hung.ms).toBeLessThan(5000);
+      // Node's start-up plus the 300 ms budget; a hook that waited on the router would take the test's whole minute.
+      expect(hung.ms).toBeLessThan(10_000);
     } finally {
       await silent.close();
     }
