@@ -1,0 +1,111 @@
+import path from "node:path";
+import { indexEvalSet } from "../src/eval/eval-index.js";
+import { readEvalSet, type EvalCase } from "../src/eval/eval-set.js";
+import { computeMetrics, percentiles, type EvalMetrics } from "../src/eval/metrics.js";
+import { splitCases } from "../src/eval/split.js";
+import { createEmbedder } from "../src/models/create-embedder.js";
+import type { RerankerLoad } from "../src/models/create-reranker.js";
+import { fitIndex } from "../src/route/fit/fit-index.js";
+import { loadRouteModel } from "../src/route/route-model.js";
+import { openIndexForRead } from "../src/store/database.js";
+import type { MethodId } from "./method-catalogue.js";
+import { bm25Description } from "./methods/bm25-description.js";
+import { denseDescription } from "./methods/dense-description.js";
+import { hybridRouter } from "./methods/hybrid-router.js";
+import { keywordRouter, type KeywordSkill } from "./methods/keyword-router.js";
+import type { RoutingMethod } from "./methods/routing-method.js";
+import { runMethod } from "./run-method.js";
+import { stripExamples } from "./strip-examples.js";
+
+export interface DatasetSpec {
+  name: string;
+  /** The eval set, with its example queries when it has them. */
+  file: string;
+  /** The same set without example queries (method d); derived from `file` when omitted. */
+  withoutExamples?: string;
+}
+
+export interface MethodFigures {
+  id: MethodId;
+  /** Why the method was not measured on this set; then there are no metrics. */
+  skipped?: string;
+  metrics?: EvalMetrics;
+  /** Whether its confidence is a probability, so that ECE means something. */
+  calibrated?: boolean;
+  /** p50 latency without the query embedding. */
+  p50NoEmbedMs?: number;
+}
+
+export interface DatasetFigures {
+  name: string;
+  file: string;
+  skills: number;
+  trainCases: number;
+  testCases: number;
+  methods: MethodFigures[];
+}
+
+export interface AccuracyEnvironment {
+  cacheDir: string;
+  reranker: RerankerLoad;
+  log: (message: string) => void;
+}
+
+/** Every method on one eval set's test half (the training half only fits thresholds and `router fit`). */
+export async function measureDataset(spec: DatasetSpec, env: AccuracyEnvironment): Promise<DatasetFigures> {
+  const set = readEvalSet(spec.file);
+  const skills = set.skills ?? [];
+  const { train, test } = splitCases(set.cases);
+  const hasExamples = skills.some((skill) => (skill.queries ?? []).length > 0);
+  const plainFile = hasExamples ? (spec.withoutExamples ?? stripExamples(spec.file, env.cacheDir)) : spec.file;
+  env.log(`${spec.name}: indexing (cached in ${env.cacheDir})`);
+  const plainIndex = (await indexEvalSet(plainFile, env.cacheDir)).db;
+  const examplesIndex = hasExamples ? (await indexEvalSet(spec.file, env.cacheDir)).db : undefined;
+  const mainIndex = examplesIndex ?? plainIndex;
+
+  const reranker = env.reranker.status === "ready" ? env.reranker.reranker : undefined;
+  const measure = async (id: MethodId, make: () => Promise<RoutingMethod>): Promise<MethodFigures> => {
+    const started = performance.now();
+    const method = await make();
+    try {
+      const outcomes = await runMethod(method, test);
+      env.log(`${spec.name} ${id}: ${test.length} cases in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      return { id, metrics: computeMetrics(outcomes), calibrated: method.calibrated, p50NoEmbedMs: percentiles(outcomes.map((outcome) => outcome.latencyMs - outcome.embedMs)).p50 };
+    } finally {
+      await method.close();
+    }
+  };
+  const methods: MethodFigures[] = [
+    await measure("a", async () => keywordRouter(manifestKeywords(mainIndex))),
+    await measure("b", () => bm25Description(skills, train)),
+    await measure("c", async () => denseDescription(skills, await createEmbedder(), train)),
+    await measure("d", () => hybridRouter({ db: plainIndex })),
+    examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
+    reranker ? await measure("f", () => hybridRouter({ db: mainIndex, reranker })) : { id: "f", skipped: "not measured: cross-encoder unavailable (see below)" },
+    await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir) })),
+  ];
+  return { name: spec.name, file: spec.file, skills: skills.length, trainCases: train.length, testCases: test.length, methods };
+}
+
+/** The install-time keywords and phrases the router itself holds, for the keyword baseline. */
+function manifestKeywords(db: string): KeywordSkill[] {
+  const index = openIndexForRead(db);
+  try {
+    return loadRouteModel(index).skills.map((skill) => ({ name: skill.name, keywords: skill.manifest?.keywords ?? [], phrases: skill.manifest?.phrases ?? [] }));
+  } finally {
+    index.close();
+  }
+}
+
+/** A copy of the index fitted on the training half only (the cached index stays on the default fusion). */
+async function fittedCopy(db: string, train: EvalCase[], name: string, cacheDir: string): Promise<string> {
+  const copy = path.join(cacheDir, `${name}-fitted.db`);
+  const source = openIndexForRead(db);
+  try {
+    await source.backup(copy);
+  } finally {
+    source.close();
+  }
+  await fitIndex({ db: copy, train, test: [], origin: `bench: router fit on the training half of ${name}` });
+  return copy;
+}

@@ -1,0 +1,103 @@
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { percentiles } from "../src/eval/metrics.js";
+
+export interface HttpRun {
+  connections: number;
+  requests: number;
+  seconds: number;
+  requestsPerSecond: number;
+  /** Client-side latency of 2xx responses, from autocannon's per-response times (ms). */
+  latencyMs: { p50: number; p95: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+export interface HttpPlan {
+  /** Requests sent first and not measured: the model's first calls are slower. */
+  warmup: number;
+  runs: { connections: number; requests: number }[];
+}
+
+export interface HttpFigures {
+  skills: number;
+  runs: HttpRun[];
+  serverRssMb: number;
+}
+
+const SERVER_SCRIPT = fileURLToPath(new URL("./serve-index.ts", import.meta.url));
+
+/**
+ * POST /route on loopback against the real server in a child process: a warm-up, then one run per
+ * concurrency, each on queries never sent before (the server's query cache would otherwise answer).
+ */
+export async function measureHttp(db: string, skills: number, queries: string[], plan: HttpPlan): Promise<HttpFigures> {
+  const needed = plan.warmup + plan.runs.reduce((sum, run) => sum + run.requests, 0);
+  if (queries.length < needed) throw new Error(`the HTTP bench needs ${needed} distinct queries, got ${queries.length}`);
+  const child = fork(SERVER_SCRIPT, [db], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  try {
+    const { url } = await reply<{ url: string }>(child, (message) => "url" in message);
+    let next = 0;
+    const take = (count: number) => queries.slice(next, (next += count));
+    if (plan.warmup > 0) await load(url, 1, take(plan.warmup));
+    const runs: HttpRun[] = [];
+    for (const run of plan.runs) runs.push(await load(url, run.connections, take(run.requests)));
+    child.send("rss");
+    const { rssMb } = await reply<{ rssMb: number }>(child, (message) => "rssMb" in message);
+    return { skills, runs, serverRssMb: rssMb };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.send("stop");
+      await exited;
+    }
+  }
+}
+
+async function load(url: string, connections: number, queries: string[]): Promise<HttpRun> {
+  let sent = 0;
+  const times: number[] = [];
+  const instance = autocannon({
+    url: `${url}/route`,
+    connections,
+    amount: queries.length,
+    timeout: 30,
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ query: queries[sent++ % queries.length] }) }),
+      },
+    ],
+  }).on("response", (_client, statusCode, _bytes, responseTime) => {
+    if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
+  });
+  const result = await instance;
+  return {
+    connections,
+    requests: result.requests.total,
+    seconds: result.duration,
+    requestsPerSecond: result.requests.total / result.duration,
+    latencyMs: percentiles(times),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+function reply<T>(child: ChildProcess, matches: (message: Record<string, unknown>) => boolean): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message === "object" && message !== null && matches(message as Record<string, unknown>)) {
+        child.off("message", onMessage);
+        child.off("exit", onExit);
+        resolve(message as T);
+      }
+    };
+    const onExit = (code: number | null) => reject(new Error(`the bench server exited (code ${code}) before answering`));
+    child.on("message", onMessage);
+    child.once("exit", onExit);
+  });
+}

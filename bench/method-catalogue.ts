@@ -1,0 +1,14 @@
+/** The methods the routing benchmark compares, in table order. */
+export const METHODS = {
+  a: { label: "keyword router", what: "install-time manifest keywords (1 point) and phrases (2 points), case-insensitive contains, load at score >= 3" },
+  b: { label: "BM25, name + description", what: "plain BM25 over the skill name and description; abstains below a score threshold that keeps 90% of the training half's in-scope cases routed" },
+  c: { label: "dense, description only", what: "cosine to the description's embedding (offline model); threshold chosen like b" },
+  d: { label: "heuristic manifests + hybrid", what: "the router (BM25F + query-to-query + query-to-description + keywords, default fusion) over manifests the heuristic expander wrote; no example queries" },
+  e: { label: "example-query manifests + hybrid", what: "the router over manifests whose queries are the eval set's example queries (standing in for LLM expansion)" },
+  f: { label: "e + cross-encoder", what: "e with the cross-encoder rescoring the best 5 candidates" },
+  g: { label: "after router fit", what: "e (d where there are no example queries) after `router fit` on the training half: fusion weights, thresholds, abstain examples" },
+} as const;
+
+export type MethodId = keyof typeof METHODS;
+
+export const METHOD_IDS = Object.keys(METHODS) as MethodId[];

@@ -1,0 +1,21 @@
+import { createRouter, type RouterOptions } from "../../src/route/router.js";
+import { RANKED_LIMIT, type MethodAnswer, type RoutingMethod } from "./routing-method.js";
+
+/** (d-g) The router itself over an index, with whatever fusion and reranker the options give it. */
+export async function hybridRouter(options: RouterOptions): Promise<RoutingMethod> {
+  const router = await createRouter(options);
+  return {
+    calibrated: true,
+    async route(query: string, candidates?: string[]): Promise<MethodAnswer> {
+      const result = await router.route(query, { k: RANKED_LIMIT, ...(candidates ? { skills: candidates } : {}) });
+      return {
+        ranked: result.skills.map((skill) => skill.name),
+        confidence: result.skills[0]?.confidence ?? 0,
+        decision: result.decision,
+        selected: result.selected,
+        embedMs: result.timing_ms.embed,
+      };
+    },
+    close: () => router.close(),
+  };
+}

@@ -1,0 +1,71 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runBench } from "../../bench/run-bench.js";
+import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
+import { writeEvalSet } from "./eval-fixture.js";
+
+/** A corpus laid out like ../shared/corpus: SKILL.md folders listed in index.json, MCP servers, OpenAI functions. */
+function writeCorpus(root: string): string {
+  const skills = [
+    ["terraform-plan", "Review Terraform plans before apply: resource changes, drift, destroys."],
+    ["sql-tuning", "Speed up slow SQL queries with EXPLAIN plans and indexes."],
+    ["release-notes", "Write release notes from merged pull requests."],
+    ["docker-debug", "Debug Docker builds and containers that fail to start."],
+  ];
+  const index = skills.map(([name, description]) => {
+    writeAgentSkill(path.join(root, "skills", "demo__skills"), name!, { description: description! });
+    return { dir: `demo__skills/${name}`, source_path: `skills/${name}/SKILL.md`, name, description };
+  });
+  writeFile(path.join(root, "skills", "index.json"), JSON.stringify(index));
+  const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object", properties: { query: { type: "string" } } } });
+  writeFile(path.join(root, "tools", "mcp-smithery.json"), JSON.stringify({ servers: [{ server: "@demo/search", tools: [tool("web_search", "Search the web"), tool("news_search", "Search recent news"), tool("image_search", "Find images")] }] }));
+  const fn = (name: string, description: string) => ({ type: "function", function: { name, description, parameters: { type: "object", properties: { city: { type: "string" } } } } });
+  writeFile(path.join(root, "tools", "seal-tools.json"), JSON.stringify([fn("getWeather", "Get the weather for a city"), fn("bookHotel", "Book a hotel room in a city"), fn("findFlight", "Find flights between two cities")]));
+  return root;
+}
+
+describe("npm run bench, in small", () => {
+  // Model loads and child processes add up; a loaded 2-core machine needs more than the default minute.
+  it("measures every method, scale and HTTP, and writes the results, the chart and the targets", { timeout: 180_000 }, async () => {
+    const dir = tempDir();
+    const resultsMd = writeFile(path.join(dir, "RESULTS.md"), "# Benchmark results\n\n## Models\n\nkept as it was\n");
+    const results = await runBench({
+      parts: ["accuracy", "scale", "http"],
+      datasets: [{ name: "fixture", file: writeEvalSet(path.join(dir, "eval")) }],
+      corpus: writeCorpus(path.join(dir, "corpus")),
+      sizes: [5, 10],
+      probeQueries: 6,
+      probeWarmup: 2,
+      httpSizes: [10],
+      http: { warmup: 2, runs: [{ connections: 1, requests: 6 }, { connections: 2, requests: 6 }] },
+      cacheDir: path.join(dir, "cache"),
+      resultsJson: path.join(dir, "results.json"),
+      resultsMd,
+      chartSvg: path.join(dir, "chart.svg"),
+      fresh: false,
+      log: () => {},
+    });
+
+    const [fixture] = results.accuracy!.datasets;
+    expect(fixture!.methods.map((method) => method.id)).toEqual(["a", "b", "c", "d", "e", "f", "g"]);
+    for (const method of fixture!.methods.filter((entry) => !entry.skipped)) {
+      expect(method.metrics!.cases, method.id).toBe(fixture!.testCases);
+      expect(method.metrics!.top1, method.id).toBeGreaterThanOrEqual(0);
+    }
+    expect(fixture!.testCases + fixture!.trainCases).toBe(24);
+    expect(results.scale!.sizes.map((size) => size.build.skills)).toEqual([5, 10]);
+    expect(results.scale!.sizes.every((size) => size.probe.withoutEmbed.p50 > 0 && size.probe.rssMb > 0)).toBe(true);
+    const [http] = results.http!.figures;
+    expect(http!.runs.map((run) => [run.connections, run.requests, run.errors, run.non2xx])).toEqual([
+      [1, 6, 0, 0],
+      [2, 6, 0, 0],
+    ]);
+
+    const markdown = readFileSync(resultsMd, "utf8");
+    expect(markdown).toContain("## Models\n\nkept as it was\n");
+    for (const heading of ["## Routing accuracy", "### fixture", "## Scale", "## Over HTTP", "## Issue 5 targets"]) expect(markdown).toContain(heading);
+    expect(readFileSync(path.join(dir, "chart.svg"), "utf8")).toMatch(/^<svg[^>]*>[\s\S]*<\/svg>\n$/);
+    expect(existsSync(path.join(dir, "results.json"))).toBe(true);
+  });
+});
