@@ -1,6 +1,6 @@
 import { createError } from "../errors.js";
 import type { IndexProgress } from "../indexer/run-index.js";
-import { createRouter, type RouterOptions } from "../route/router.js";
+import { createRouter } from "../route/router.js";
 import { readEvalFile } from "./eval-file.js";
 import { indexEvalSet } from "./eval-index.js";
 import type { EvalCase } from "./eval-set.js";
@@ -23,7 +23,6 @@ export interface EvaluateOptions {
   /** Default: the test split for eval sets (the half `router fit` never sees), every case for trigger evals. */
   split?: SplitChoice;
   splitOptions: SplitOptions;
-  router?: Omit<RouterOptions, "db">;
   onIndexProgress?: (event: IndexProgress) => void;
   onCaseProgress?: (done: number, total: number) => void;
 }
@@ -63,7 +62,7 @@ export async function evaluateFile(options: EvaluateOptions): Promise<EvalReport
   const buildIndex = !options.db && content.kind === "eval-set" && content.set.skills !== undefined && content.set.skills.length > 0;
   const built = buildIndex ? await indexEvalSet(options.file, options.cacheDir, options.onIndexProgress) : undefined;
   const db = built?.db ?? options.db ?? options.fallbackDb;
-  const router = await createRouter({ db, ...options.router });
+  const router = await createRouter({ db });
   try {
     checkNames(router.skills().map((entry) => entry.name), cases, skill);
     const outcomes = await runCases(router, cases, EVAL_K, options.onCaseProgress);

@@ -13,6 +13,8 @@ export interface Failure {
   /** Why it answered none, when it did. */
   reason: string | null;
   inScope: number;
+  /** The in-scope threshold the decision used. */
+  threshold: number;
   /** Rank of the expected skill among the returned candidates (1 = first), or null when it was not among them. */
   expectedRank: number | null;
   /** The best candidates, best first, with signals, matched words and nearest example query. */
@@ -36,6 +38,7 @@ export function listFailures(outcomes: CaseOutcome[], shown = 3): Failure[] {
       injected: outcome.result.selected,
       reason: outcome.result.reason,
       inScope: outcome.result.in_scope,
+      threshold: outcome.result.threshold,
       expectedRank: rank >= 0 ? rank + 1 : null,
       candidates: outcome.result.skills.slice(0, shown),
     });

@@ -2,6 +2,7 @@ import type { RankedSkill } from "../route/types.js";
 import type { EvalReport } from "./evaluate-file.js";
 import type { Failure } from "./failures.js";
 import type { GateResult } from "./gates.js";
+import { triggerAccuracy } from "./trigger-view.js";
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -28,6 +29,7 @@ export function formatReport(report: EvalReport): string {
         : `  abstention   recall ${percent(metrics.abstainRecall)} (needed none, answered none)  precision ${percent(metrics.abstainPrecision)} (answered none, needed none)`,
     );
   }
+  if (report.skill) lines.push(`  decided right  ${percent(triggerAccuracy(metrics))} of all cases (triggered when it should, not when it should not)`);
   lines.push(`  false triggers ${percent(metrics.falseTrigger)} of all cases  ECE ${metrics.ece.toFixed(3)}`);
   lines.push(`  latency      p50 ${ms(metrics.latencyMs.p50)}  p95 ${ms(metrics.latencyMs.p95)}  p99 ${ms(metrics.latencyMs.p99)} (in-process, query embedding included)`);
   return `${lines.join("\n")}\n`;
@@ -46,12 +48,17 @@ export function formatFailures(failures: Failure[]): string {
   if (failures.length === 0) return "failures: none\n";
   const lines = [`failures (${failures.length})`];
   for (const failure of failures) {
-    const answer = failure.injected.length > 0 ? `injected ${failure.injected.join(", ")}` : `none (${(failure.reason ?? "").replace(/_/g, " ")}, in scope ${failure.inScope.toFixed(2)})`;
+    const answer = failure.injected.length > 0 ? `injected ${failure.injected.join(", ")}` : `none (${whyNone(failure)})`;
     lines.push(`  [${failure.kind}] "${truncate(failure.query, 100)}"`);
     lines.push(`     expected ${failure.expected ?? "none"}${failure.expected ? ` (rank ${failure.expectedRank ?? "> 10"})` : ""}, ${answer}`);
     for (const candidate of failure.candidates) lines.push(`     ${describeCandidate(candidate)}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+function whyNone(failure: Failure): string {
+  if (failure.reason === "below_threshold") return `in scope ${failure.inScope.toFixed(2)} < threshold ${failure.threshold.toFixed(2)}`;
+  return `${(failure.reason ?? "").replace(/_/g, " ")}, in scope ${failure.inScope.toFixed(2)}`;
 }
 
 function describeCandidate(candidate: RankedSkill): string {

@@ -1,4 +1,5 @@
 import type { EvalMetrics } from "./metrics.js";
+import { triggerAccuracy } from "./trigger-view.js";
 
 /** Limits a CI job can hold an eval to: each one that is set must be met. */
 export interface Gates {
@@ -22,8 +23,15 @@ export interface GateResult {
 
 type Population = "inScope" | "noSkill" | "cases";
 
+/** What --min-accuracy holds an eval to: top-1 on in-scope cases, or for trigger evals the share of right trigger decisions. */
+export type AccuracyKind = "top1" | "trigger";
+
+const ACCURACY: Record<AccuracyKind, { value: (metrics: EvalMetrics) => number; over: Population }> = {
+  top1: { value: (metrics) => metrics.top1, over: "inScope" },
+  trigger: { value: triggerAccuracy, over: "cases" },
+};
+
 const CHECKS: { key: keyof Gates; gate: string; value: (metrics: EvalMetrics) => number; over: Population; atLeast: boolean }[] = [
-  { key: "minAccuracy", gate: "--min-accuracy", value: (metrics) => metrics.top1, over: "inScope", atLeast: true },
   { key: "minRecallAt3", gate: "--min-recall-at-3", value: (metrics) => metrics.recallAt3, over: "inScope", atLeast: true },
   { key: "minMrr", gate: "--min-mrr", value: (metrics) => metrics.mrr, over: "inScope", atLeast: true },
   { key: "minRouted", gate: "--min-routed", value: (metrics) => metrics.routed, over: "inScope", atLeast: true },
@@ -34,8 +42,9 @@ const CHECKS: { key: keyof Gates; gate: string; value: (metrics: EvalMetrics) =>
 ];
 
 /** Every gate that was set, with the measured value and whether it passed; a gate with nothing to measure fails. */
-export function checkGates(metrics: EvalMetrics, gates: Gates): GateResult[] {
-  return CHECKS.filter((check) => gates[check.key] !== undefined).map((check) => {
+export function checkGates(metrics: EvalMetrics, gates: Gates, accuracy: AccuracyKind = "top1"): GateResult[] {
+  const checks = [{ key: "minAccuracy" as const, gate: "--min-accuracy", ...ACCURACY[accuracy], atLeast: true }, ...CHECKS];
+  return checks.filter((check) => gates[check.key] !== undefined).map((check) => {
     const limit = gates[check.key]!;
     if (metrics[check.over] === 0) return { gate: check.gate, limit, actual: null, passed: false };
     const actual = check.value(metrics);

@@ -1,3 +1,4 @@
+import type { EvalMetrics } from "./metrics.js";
 import type { CaseOutcome } from "./run-cases.js";
 
 /**
@@ -18,4 +19,9 @@ export function triggerView(outcome: CaseOutcome, skill: string): CaseOutcome {
 /** Should-not cases that went to some other skill: right for this skill, but worth a look for that one. */
 export function routedElsewhere(outcomes: CaseOutcome[], skill: string): number {
   return outcomes.filter((outcome) => outcome.expected === null && outcome.decision === "inject" && !outcome.selected.includes(skill)).length;
+}
+
+/** Share of trigger evals decided right (triggered when it should, not when it should not): skill-creator's pass rate. */
+export function triggerAccuracy(metrics: EvalMetrics): number {
+  return metrics.cases > 0 ? (metrics.correctInject * metrics.inScope + metrics.abstainRecall * metrics.noSkill) / metrics.cases : 0;
 }

@@ -92,6 +92,7 @@ describe("router eval", () => {
     expect(report["metrics"]["falseTrigger"]).toBe(0);
     const text = runCli(["eval", triggers, "--skill", "pdf-extract", "--db", db]).stdout;
     expect(text).toContain("trigger evals for pdf-extract");
+    expect(text).toContain("decided right");
     expect(text).toContain(`${report["routedElsewhere"]} of them went to other skills`);
   });
 

@@ -18,6 +18,11 @@ describe("checkGates", () => {
     ]);
   });
 
+  it("holds trigger evals' accuracy to the share of cases decided right", () => {
+    // Decided right: the first case (injected a) and the third (none, as it should); the second injected a for b.
+    expect(checkGates(metrics, { minAccuracy: 0.6 }, "trigger")).toEqual([{ gate: "--min-accuracy", limit: 0.6, actual: 2 / 3, passed: true }]);
+  });
+
   it("fails a gate there is nothing to measure on", () => {
     const inScopeOnly = computeMetrics([{ expected: "a", ranked: ["a"], confidence: 0.9, decision: "inject", selected: ["a"], latencyMs: 1 }]);
     expect(checkGates(inScopeOnly, { minAbstain: 0.5 })).toEqual([{ gate: "--min-abstain", limit: 0.5, actual: null, passed: false }]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { computeMetrics } from "../../src/eval/metrics.js";
 import type { CaseOutcome } from "../../src/eval/run-cases.js";
 import { triggerCases } from "../../src/eval/trigger-eval.js";
-import { routedElsewhere, triggerView } from "../../src/eval/trigger-view.js";
+import { routedElsewhere, triggerAccuracy, triggerView } from "../../src/eval/trigger-view.js";
 import type { RankedSkill, RouteResult } from "../../src/route/types.js";
 
 function outcome(expected: string | null, injected: string | null, ranked: [string, number][]): CaseOutcome {
@@ -35,5 +35,7 @@ describe("trigger evals", () => {
     expect(metrics.abstainRecall).toBeCloseTo(2 / 3);
     expect(metrics.falseTrigger).toBe(1 / 5);
     expect(routedElsewhere(outcomes, "pdf")).toBe(1);
+    // skill-creator's pass rate: 1 of 2 should-trigger cases and 2 of 3 should-not cases decided right.
+    expect(triggerAccuracy(metrics)).toBeCloseTo(3 / 5);
   });
 });
