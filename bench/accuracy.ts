@@ -79,10 +79,11 @@ export async function measureDataset(spec: DatasetSpec, env: AccuracyEnvironment
     await measure("a", async () => keywordRouter(manifestKeywords(mainIndex))),
     await measure("b", () => bm25Description(skills, train)),
     await measure("c", async () => denseDescription(skills, await createEmbedder(), train)),
-    await measure("d", () => hybridRouter({ db: plainIndex })),
-    examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
+    // reranker: null, or the router would load the cross-encoder by itself when its files are present.
+    await measure("d", () => hybridRouter({ db: plainIndex, reranker: null })),
+    examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex, reranker: null })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
     reranker ? await measure("f", () => hybridRouter({ db: mainIndex, reranker })) : { id: "f", skipped: "not measured: cross-encoder unavailable (see below)" },
-    await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir) })),
+    await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir), reranker: null })),
   ];
   return { name: spec.name, file: spec.file, skills: skills.length, trainCases: train.length, testCases: test.length, methods };
 }

@@ -6,6 +6,8 @@ import { createRouter } from "../src/route/router.js";
 
 export interface ProbeResult {
   loadMs: number;
+  /** The cross-encoder the router loaded by itself, if any (it adds its stage to every route). */
+  reranker: string | null;
   queries: number;
   /** route() wall clock, query embedding included (every query distinct, so the encoder's cache never hits). */
   withEmbed: { p50: number; p95: number; p99: number };
@@ -35,6 +37,7 @@ for (const query of queries.slice(warmup)) {
 }
 const report: ProbeResult = {
   loadMs,
+  reranker: router.status().reranker,
   queries: withEmbed.length,
   withEmbed: percentiles(withEmbed),
   withoutEmbed: percentiles(withoutEmbed),
