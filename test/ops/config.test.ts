@@ -1,0 +1,57 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadSettings } from "../../src/config/load-settings.js";
+import { DEFAULT_SETTINGS, maskSecrets } from "../../src/config/settings.js";
+import { tempDir, writeFile } from "../helpers/fixtures.js";
+
+describe("settings", () => {
+  it("take flags over the environment over the config file over the defaults, and say where each came from", () => {
+    const dir = tempDir();
+    const file = writeFile(path.join(dir, "router.yaml"), "port: 9000\nhost: 0.0.0.0\nlogLevel: debug\ndb: indexes/router.db\nwatch: [skills]\n");
+    const { settings, sources, configFile } = loadSettings({
+      flags: { config: file, port: 9002 },
+      env: { ROUTER_PORT: "9001", ROUTER_HOST: "10.0.0.5", ROUTER_CORS_ORIGINS: "https://a.example, https://b.example", ROUTER_METRICS_PUBLIC: "yes" },
+    });
+    expect(configFile).toBe(file);
+    expect(settings).toMatchObject({ port: 9002, host: "10.0.0.5", logLevel: "debug", corsOrigins: ["https://a.example", "https://b.example"], metricsPublic: true, requestTimeoutMs: DEFAULT_SETTINGS.requestTimeoutMs });
+    // Paths in a config file are relative to the file, not to wherever the server starts.
+    expect(settings.db).toBe(path.join(dir, "indexes", "router.db"));
+    expect(settings.watch).toEqual([path.join(dir, "skills")]);
+    expect(sources).toMatchObject({ port: "flag", host: "env", logLevel: "file", requestTimeoutMs: "default" });
+  });
+
+  it("read JSON config files, and ROUTER_CONFIG names one", () => {
+    const file = writeFile(path.join(tempDir(), "router.json"), JSON.stringify({ requestTimeoutMs: 2500, decisionLog: "query" }));
+    expect(loadSettings({ env: { ROUTER_CONFIG: file } }).settings).toMatchObject({ requestTimeoutMs: 2500, decisionLog: "query" });
+    expect(loadSettings({ env: {} }).settings).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it.each([
+    [{ flags: { port: 70_000 } }, /--port: .*65535/],
+    [{ env: { ROUTER_PORT: "eighty" } }, /ROUTER_PORT must be a whole number; got "eighty"/],
+    [{ env: { ROUTER_METRICS_PUBLIC: "maybe" } }, /ROUTER_METRICS_PUBLIC must be true or false/],
+    [{ env: { ROUTER_API_KEY: "short" } }, /ROUTER_API_KEY: must be at least 16 characters/],
+    [{ env: { ROUTER_LOG_LEVEL: "loud" } }, /ROUTER_LOG_LEVEL: /],
+    [{ env: { ROUTER_CORS_ORIGINS: "app.example.com" } }, /ROUTER_CORS_ORIGINS: must be "\*" or an origin/],
+  ])("refuse %j, naming the setting as it was given", (inputs, message) => {
+    expect(() => loadSettings({ env: {}, ...inputs })).toThrow(message);
+  });
+
+  it("refuse a config file with an unknown key, a wrong type, or broken syntax, naming the file", () => {
+    const dir = tempDir();
+    const unknown = writeFile(path.join(dir, "a.yaml"), "prot: 8080\n");
+    const wrong = writeFile(path.join(dir, "b.json"), JSON.stringify({ maxBodyBytes: "1MB" }));
+    const broken = writeFile(path.join(dir, "c.yaml"), "port: [8080\n");
+    expect(() => loadSettings({ flags: { config: unknown }, env: {} })).toThrow(/unknown setting prot \(known: db, host, port/);
+    expect(() => loadSettings({ flags: { config: wrong }, env: {} })).toThrow(new RegExp(`maxBodyBytes in ${wrong}`));
+    expect(() => loadSettings({ flags: { config: broken }, env: {} })).toThrow(/is not valid YAML/);
+    expect(() => loadSettings({ flags: { config: path.join(dir, "missing.yaml") }, env: {} })).toThrow(/Cannot read the config file/);
+  });
+
+  it("mask the API key wherever settings are shown", () => {
+    const { settings } = loadSettings({ env: { ROUTER_API_KEY: "a-secret-key-0123456789" } });
+    expect(settings.apiKey).toBe("a-secret-key-0123456789");
+    expect(JSON.stringify(maskSecrets(settings))).not.toContain("a-secret-key");
+    expect(maskSecrets(settings).apiKey).toBe("********");
+  });
+});
