@@ -4,8 +4,7 @@ import type { Reranker } from "../models/embedder.js";
 import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
 import { normalise } from "../models/vector-math.js";
 import type { Skill } from "../skills/types.js";
-import { openIndexForRead, type IndexDatabase } from "../store/database.js";
-import { readMeta } from "../store/index-meta.js";
+import { asIndexError, openIndexForRead, type IndexDatabase } from "../store/database.js";
 import { getSkill, listSkills, type SkillSummary } from "../store/skill-rows.js";
 import { analyseText } from "./analyse-text.js";
 import { bm25Retriever } from "./bm25-retriever.js";
@@ -72,6 +71,13 @@ interface RouteState {
   dense: Retriever;
   keywords: KeywordMatcher;
   fusion: FusionParams;
+  /** Held in one read transaction: bodies and listings come from the same version as the model, even after `router index` commits. */
+  db: IndexDatabase;
+  /** The meta table when loaded; any change (an index run, `router fit`) means a reload. */
+  stamp: string;
+  /** Requests using this state now; a replaced state's connection closes when the last one ends. */
+  users: number;
+  retired: boolean;
 }
 
 const DEFAULT_K = 3;
@@ -83,16 +89,16 @@ const CONTEXT_WEIGHT = 0.3;
 const CONTEXT_MESSAGES = 3;
 
 export async function createRouter(options: RouterOptions): Promise<Router> {
-  const db = openIndexForRead(options.db);
+  const snapshot = openSnapshot(options.db);
   let state: RouteState;
   let encoder: QueryEncoder;
   try {
-    state = buildState(db, options.fusion);
+    state = buildState(snapshot, options.fusion);
     encoder = options.queryEncoder ?? (await createQueryEncoder({ indexEmbedder: state.model.embedder }));
     checkEmbedder(state.model, encoder);
   } catch (error) {
-    db.close();
-    throw error;
+    snapshot.db.close();
+    throw asIndexError(error, options.db);
   }
   const { reranker, rerankerNote } = await loadReranker(options.reranker);
   const perRetriever = options.candidatesPerRetriever ?? DEFAULT_CANDIDATES;
@@ -100,11 +106,12 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
 
   return {
     async route(query, routeOptions = {}) {
-      return routeQuery(state, db, encoder, reranker, rerankerNote, { perRetriever, rerankTop }, query, routeOptions);
+      const current = state;
+      return using(current, () => routeQuery(current, current.db, encoder, reranker, rerankerNote, { perRetriever, rerankTop }, query, routeOptions));
     },
     async candidates(query, routeOptions = {}) {
       const current = state;
-      const { scoring, vector } = await scoreQuery(current, encoder, reranker, { perRetriever, rerankTop }, query, routeOptions);
+      const { scoring, vector } = await using(current, () => scoreQuery(current, encoder, reranker, { perRetriever, rerankTop }, query, routeOptions));
       return {
         names: scoring.ranked.map((item) => current.model.skills[item.evidence.skill]!.name),
         evidence: scoring.ranked.map((item) => item.evidence),
@@ -112,14 +119,26 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
         vector,
       };
     },
-    skills: () => listSkills(db),
-    skill: (name) => getSkill(db, name),
+    skills: () => listSkills(state.db),
+    skill: (name) => getSkill(state.db, name),
     refresh() {
-      if (readMeta(db).indexVersion === state.model.indexVersion) return false;
-      const next = buildState(db, options.fusion);
-      checkEmbedder(next.model, encoder);
-      state = next;
-      return true;
+      // Loading is synchronous, so no request runs between building the new state and swapping it in.
+      const next = openSnapshot(options.db);
+      try {
+        if (next.stamp === state.stamp) {
+          next.db.close();
+          return false;
+        }
+        const loaded = buildState(next, options.fusion);
+        checkEmbedder(loaded.model, encoder);
+        const previous = state;
+        state = loaded;
+        retire(previous);
+        return true;
+      } catch (error) {
+        next.db.close();
+        throw asIndexError(error, options.db);
+      }
     },
     status: () => ({
       indexVersion: state.model.indexVersion,
@@ -132,7 +151,7 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
     async close() {
       if (!options.queryEncoder) await encoder.close();
       if (reranker && options.reranker === undefined) await reranker.close();
-      db.close();
+      retire(state);
     },
   };
 }
@@ -144,9 +163,36 @@ async function loadReranker(given: Reranker | null | undefined): Promise<{ reran
   return load.status === "ready" ? { reranker: load.reranker, rerankerNote: "" } : { reranker: null, rerankerNote: `reranker unavailable: ${load.reason}` };
 }
 
-function buildState(db: IndexDatabase, fusion: FusionParams | undefined): RouteState {
+/** A read connection inside one transaction, pinned to the index version committed when it first read. */
+function openSnapshot(file: string): { db: IndexDatabase; stamp: string } {
+  const db = openIndexForRead(file);
+  try {
+    db.exec("BEGIN");
+    return { db, stamp: JSON.stringify(db.prepare("SELECT key, value FROM meta ORDER BY key").all()) };
+  } catch (error) {
+    db.close();
+    throw asIndexError(error, file);
+  }
+}
+
+function buildState({ db, stamp }: { db: IndexDatabase; stamp: string }, fusion: FusionParams | undefined): RouteState {
   const model = loadRouteModel(db);
-  return { model, bm25: bm25Retriever(model), dense: denseRetriever(model), keywords: keywordMatcher(model), fusion: fusion ?? fusionFor(db, model.embedder) };
+  return { model, bm25: bm25Retriever(model), dense: denseRetriever(model), keywords: keywordMatcher(model), fusion: fusion ?? fusionFor(db, model.embedder), db, stamp, users: 0, retired: false };
+}
+
+async function using<T>(state: RouteState, work: () => Promise<T>): Promise<T> {
+  state.users++;
+  try {
+    return await work();
+  } finally {
+    state.users--;
+    if (state.retired && state.users === 0) state.db.close();
+  }
+}
+
+function retire(state: RouteState): void {
+  state.retired = true;
+  if (state.users === 0) state.db.close();
 }
 
 function checkEmbedder(model: RouteModel, encoder: QueryEncoder): void {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
@@ -36,9 +36,19 @@ export function openIndexForRead(file: string): IndexDatabase {
 }
 
 function connect(file: string, readonly: boolean): IndexDatabase {
+  try {
+    return checked(file, () => new Database(file, { readonly, fileMustExist: readonly }));
+  } catch (error) {
+    // A WAL index in a folder this process cannot write (a read-only mount) cannot get its -shm file: read a copy into memory.
+    if (readonly && /^SQLITE_(READONLY_DIRECTORY|CANTOPEN)/.test(sqliteCode(error))) return checked(file, () => new Database(walFreeImage(file), { readonly: true }));
+    throw error;
+  }
+}
+
+function checked(file: string, open: () => IndexDatabase): IndexDatabase {
   let db: IndexDatabase | undefined;
   try {
-    db = new Database(file, { readonly, fileMustExist: readonly });
+    db = open();
     db.pragma("busy_timeout = 5000");
     db.pragma("foreign_keys = ON");
     sqliteVec.load(db);
@@ -49,11 +59,25 @@ function connect(file: string, readonly: boolean): IndexDatabase {
     return db;
   } catch (error) {
     db?.close();
-    if (error instanceof Error && "code" in error && typeof error.code === "string" && /^SQLITE_(NOTADB|CORRUPT)/.test(error.code)) {
-      throw createError("INDEX_CORRUPT", `${file} is damaged or not a SQLite file (${error.message})`, { file });
-    }
-    throw error;
+    throw asIndexError(error, file);
   }
+}
+
+/** The file's bytes, a WAL-mode header (bytes 18-19) marked as rollback-journal: an in-memory copy cannot use WAL. */
+function walFreeImage(file: string): Buffer {
+  const image = readFileSync(file);
+  if (image[18] === 2 && image[19] === 2) image.fill(1, 18, 20);
+  return image;
+}
+
+/** SQLite's "damaged or not a database" errors as INDEX_CORRUPT, however late they surface; other errors as they are. */
+export function asIndexError(error: unknown, file: string): unknown {
+  if (!/^SQLITE_(NOTADB|CORRUPT)/.test(sqliteCode(error))) return error;
+  return createError("INDEX_CORRUPT", `${file} is damaged or not a SQLite file (${(error as Error).message}): rebuild it with \`router index\` or restore a copy`, { file });
+}
+
+function sqliteCode(error: unknown): string {
+  return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : "";
 }
 
 function migrate(db: IndexDatabase): void {
