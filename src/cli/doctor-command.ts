@@ -1,13 +1,15 @@
 import { existsSync } from "node:fs";
 import { Command } from "commander";
+import type { SettingSource } from "../config/load-settings.js";
+import { addSettingOptions, settingsFromOptions } from "../config/setting-options.js";
+import { isLoopback, maskSecrets, SETTING_KEYS, type SettingKey, type Settings } from "../config/settings.js";
 import { isRouterError } from "../errors.js";
 import { planEmbedder } from "../models/create-embedder.js";
 import { diagnoseModels, type ModelDiagnosis } from "../models/diagnose-models.js";
-import { openIndexForRead } from "../store/database.js";
+import { DEFAULT_DB_PATH, openIndexForRead } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
 import { countTexts, countVectors } from "../store/vectors.js";
-import { dbOption } from "./db-option.js";
 import { EXIT } from "./exit-codes.js";
 import { modelsDirOption } from "./models-dir-option.js";
 
@@ -23,8 +25,14 @@ interface IndexReport {
   error?: { code: string; message: string };
 }
 
+/** The settings `router serve` would run with given the same flags, environment and config file (secrets masked). */
+type ConfigReport =
+  | { file: string | null; settings: Record<SettingKey, unknown>; sources: Record<SettingKey, SettingSource> }
+  | { error: { code: string; message: string } };
+
 interface DoctorReport {
   status: "ok" | "warnings" | "problems";
+  config: ConfigReport;
   models: ModelDiagnosis;
   index: IndexReport;
   warnings: string[];
@@ -32,23 +40,25 @@ interface DoctorReport {
 }
 
 export function doctorCommand(): Command {
-  return new Command("doctor")
-    .description(`check the embedder (what auto picks and why), the model files, the reranker and the index; exits ${EXIT.FAILURE} when something would break routing`)
-    .addOption(dbOption())
+  const command = new Command("doctor")
+    .description(
+      `print the effective config (what \`router serve\` would use with the same flags, environment and --config; secrets masked), check the embedder (what auto picks and why), the model files, the reranker and the index; exits ${EXIT.FAILURE} when something would break routing`,
+    )
     .addOption(modelsDirOption())
-    .option("--json", "print the report as JSON")
-    .action(async (options: { db: string; modelsDir: string; json?: boolean }) => {
-      const report = await buildReport(options.db, options.modelsDir);
-      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-      if (report.status === "problems") process.exitCode = EXIT.FAILURE;
-    });
+    .option("--json", "print the report as JSON");
+  return addSettingOptions(command).action(async (options: Record<string, unknown> & { modelsDir: string; json?: boolean }) => {
+    const report = await buildReport(options, options.modelsDir);
+    process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    if (report.status === "problems") process.exitCode = EXIT.FAILURE;
+  });
 }
 
-async function buildReport(db: string, modelsDir: string): Promise<DoctorReport> {
-  const models = await diagnoseModels({ modelsDir });
-  const index = readIndex(db);
+async function buildReport(options: Record<string, unknown>, modelsDir: string): Promise<DoctorReport> {
   const warnings: string[] = [];
   const problems: string[] = [];
+  const { config, db } = readConfig(options, warnings, problems);
+  const models = await diagnoseModels({ modelsDir });
+  const index = readIndex(db);
   if ("error" in models.embedder) problems.push(`embedder: ${models.embedder.error.message}`);
   else if (!models.embedder.check.ok) problems.push(`embedder ${models.embedder.id} does not load: ${models.embedder.check.message}`);
   if (!models.reranker.available) warnings.push(`reranker unavailable: ${models.reranker.reason}`);
@@ -59,7 +69,28 @@ async function buildReport(db: string, modelsDir: string): Promise<DoctorReport>
     if (index.embedder && "id" in models.embedder && index.embedder !== models.embedder.id) warnings.push(...embedderChange(index.embedder, models.embedder.id, modelsDir, problems));
   }
   const status = problems.length > 0 ? "problems" : warnings.length > 0 ? "warnings" : "ok";
-  return { status, models, index, warnings, problems };
+  return { status, config, models, index, warnings, problems };
+}
+
+function readConfig(options: Record<string, unknown>, warnings: string[], problems: string[]): { config: ConfigReport; db: string } {
+  try {
+    const { settings, sources, configFile } = settingsFromOptions(options);
+    warnings.push(...settingWarnings(settings));
+    for (const dir of settings.watch) if (!existsSync(dir)) problems.push(`watch: ${dir} does not exist`);
+    return { config: { file: configFile ?? null, settings: maskSecrets(settings), sources }, db: settings.db };
+  } catch (error) {
+    const reason = isRouterError(error) ? { code: error.code, message: error.message } : { code: "INVALID_ARGUMENT", message: String(error) };
+    problems.push(`config: ${reason.message}`);
+    return { config: { error: reason }, db: typeof options.db === "string" ? options.db : DEFAULT_DB_PATH };
+  }
+}
+
+function settingWarnings(settings: Settings): string[] {
+  const warnings: string[] = [];
+  if (!isLoopback(settings.host) && !settings.apiKey) warnings.push(`serving on ${settings.host} without an API key: anyone who reaches the port can route and read skills (set ROUTER_API_KEY)`);
+  if (settings.corsOrigins.includes("*")) warnings.push("CORS allows any origin: every website a user opens can call the router from their browser");
+  if (settings.metricsPublic && settings.apiKey) warnings.push("/metrics is served without the API key: skill names appear in its labels");
+  return warnings;
 }
 
 /** The index was built by another embedder than `auto` picks now: fine until the next index run, unless it is gone. */
@@ -91,7 +122,7 @@ function readIndex(path: string): IndexReport {
 function formatReport(report: DoctorReport): string {
   const { models, index } = report;
   const embedder = models.embedder;
-  const lines = ["Embedder", `  choice     ${models.choice} (ROUTER_EMBEDDER)`];
+  const lines = [...formatConfig(report.config), "", "Embedder", `  choice     ${models.choice} (ROUTER_EMBEDDER)`];
   if ("error" in embedder) lines.push(`  error      [${embedder.error.code}] ${embedder.error.message}`);
   else {
     lines.push(`  in use     ${embedder.id} (${embedder.dimension}-d)`, `  why        ${embedder.reason}`);
@@ -108,4 +139,11 @@ function formatReport(report: DoctorReport): string {
   if (report.problems.length > 0) lines.push("", "Problems", ...report.problems.map((problem) => `  - ${problem}`));
   lines.push("", `Status: ${report.status}`);
   return `${lines.join("\n")}\n`;
+}
+
+function formatConfig(config: ConfigReport): string[] {
+  if ("error" in config) return ["Config", `  error      [${config.error.code}] ${config.error.message}`];
+  const width = Math.max(...SETTING_KEYS.map((key) => key.length)) + 2;
+  const shown = (value: unknown) => (Array.isArray(value) ? (value.length > 0 ? value.join(", ") : "none") : value === undefined ? "not set" : String(value));
+  return [`Config (${config.file ?? "no config file"}; flags > env > file > defaults)`, ...SETTING_KEYS.map((key) => `  ${key.padEnd(width)} ${shown(config.settings[key])} (${config.sources[key]})`)];
 }

@@ -1,37 +1,45 @@
-import { Command, Option } from "commander";
+import { Command } from "commander";
+import { addSettingOptions, settingsFromOptions } from "../config/setting-options.js";
+import { isLoopback, maskSecrets } from "../config/settings.js";
+import { createLogger } from "../server/logger.js";
 import { startServer } from "../server/serve.js";
-import { dbOption } from "./db-option.js";
-import { exitCodeFor } from "./exit-codes.js";
+import { EXIT } from "./exit-codes.js";
 
 export function serveCommand(): Command {
-  return new Command("serve")
-    .description("serve the router over HTTP (binds to loopback unless --host says otherwise)")
-    .addOption(dbOption())
-    .addOption(new Option("--host <host>", "address to bind").env("ROUTER_HOST").default("127.0.0.1"))
-    .addOption(new Option("--port <port>", "port to listen on").env("ROUTER_PORT").default("8787").argParser(parsePort))
-    .action(async (options: { db: string; host: string; port: number | string }) => {
-      const server = await startServer({ db: options.db, host: options.host, port: Number(options.port) });
-      process.stderr.write(`router listening on ${server.url} (index ${options.db}), loading...\n`);
-      await server.ready;
-      if (server.slot.error) {
-        process.stderr.write(`error [${server.slot.error.code}]: ${server.slot.error.message}\n`);
-        await server.close();
-        process.exitCode = exitCodeFor(server.slot.error.code);
-        return;
-      }
-      const status = server.slot.router!.status();
-      process.stderr.write(`ready: ${status.skills} skills, index v${status.indexVersion}, ${status.embedder ?? "no embedder"}, fusion: ${status.fusion}\n`);
-      const stop = () => {
-        process.stderr.write("shutting down\n");
-        void server.close().then(() => process.exit(0));
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
-}
+  const command = new Command("serve").description(
+    "serve the router over HTTP: JSON logs on stdout, /metrics, /docs; binds to loopback unless --host says otherwise. " +
+      "Settings come from flags, then ROUTER_* variables, then --config FILE, then defaults; the API key only from ROUTER_API_KEY or the config file, never a flag. " +
+      "SIGTERM or SIGINT drains in-flight requests, a second one exits at once.",
+  );
+  return addSettingOptions(command).action(async (options: Record<string, unknown>) => {
+    const { settings, sources, configFile } = settingsFromOptions(options);
+    const logger = createLogger(settings.logLevel);
+    logger.info({ event: "config", config: maskSecrets(settings), sources, config_file: configFile ?? null }, "starting");
+    if (!isLoopback(settings.host) && !settings.apiKey) logger.warn({ event: "config", host: settings.host }, "listening beyond loopback without an API key (set ROUTER_API_KEY)");
+    const server = await startServer({ ...settings, logger });
+    logger.info({ event: "listening", url: server.url, db: settings.db }, "listening; loading the index and models");
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port "${value}"`);
-  return port;
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.warn({ event: "shutdown", signal }, "second signal: exiting now");
+        process.exit(EXIT.FAILURE);
+      }
+      stopping = true;
+      logger.info({ event: "shutdown", signal, grace_ms: settings.shutdownGraceMs }, "draining in-flight requests");
+      void server.close().then(() => process.exit(EXIT.OK));
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+
+    await server.ready;
+    if (server.slot.error) {
+      const error = server.slot.error;
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      await server.close();
+      // main reports it as `error [CODE]: message` with the exit code that code maps to.
+      throw error;
+    }
+  });
 }

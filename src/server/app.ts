@@ -1,9 +1,18 @@
 import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
+import { withDefaults, type Settings } from "../config/settings.js";
 import { createError, isRouterError, type ErrorCode, type RouterError } from "../errors.js";
 import type { Router } from "../route/router.js";
 import { VERSION } from "../version.js";
+import { requireApiKey } from "./api-key.js";
+import { decisionLine } from "./decision-log.js";
+import { docsPage, DOCS_CONTENT_SECURITY_POLICY } from "./docs-page.js";
+import { silentLogger, type Logger } from "./logger.js";
+import { createMetrics, recordDecision, type ServerMetrics } from "./metrics.js";
+import { observeRequests, type RequestVariables } from "./observe-requests.js";
+import { limitBody, limitTime } from "./request-limits.js";
 import {
   errorSchema,
   healthSchema,
@@ -19,9 +28,22 @@ import {
 export interface RouterSlot {
   router: Router | undefined;
   error: RouterError | undefined;
+  /** Set on SIGTERM: readiness turns false so traffic moves away while in-flight requests finish. */
+  draining: boolean;
 }
 
+export type AppOptions = Partial<Pick<Settings, "apiKey" | "metricsPublic" | "corsOrigins" | "maxBodyBytes" | "requestTimeoutMs" | "decisionLog">> & {
+  logger?: Logger;
+  metrics?: ServerMetrics;
+  /** Requests being answered now (graceful shutdown waits for it to reach 0). */
+  inFlight?: { count: number };
+};
+
 const errorResponse = (description: string) => ({ content: { "application/json": { schema: errorSchema } }, description });
+const unauthorized = errorResponse("Missing (API_KEY_MISSING) or wrong (API_KEY_INVALID) API key, when the server has one");
+const unavailable = errorResponse("Not ready (NOT_READY, INDEX_*, MODEL_*), or the request took too long (REQUEST_TIMEOUT)");
+// Liveness answers without credentials: a probe cannot always hold a secret, and a failing one restarts a healthy pod.
+const OPEN_PATHS = new Set(["/healthz"]);
 
 const routeEndpoint = createRoute({
   method: "post",
@@ -31,8 +53,10 @@ const routeEndpoint = createRoute({
   responses: {
     200: { content: { "application/json": { schema: routeResponseSchema } }, description: "The decision, the ranked skills and their evidence" },
     400: errorResponse("Invalid request (code says which rule it broke)"),
+    401: unauthorized,
+    413: errorResponse("The body is larger than the server accepts (PAYLOAD_TOO_LARGE)"),
     415: errorResponse("The body is not application/json"),
-    503: errorResponse("The index or models are still loading"),
+    503: unavailable,
   },
 });
 
@@ -40,7 +64,7 @@ const skillsEndpoint = createRoute({
   method: "get",
   path: "/skills",
   summary: "Every indexed skill",
-  responses: { 200: { content: { "application/json": { schema: skillSummarySchema.array() } }, description: "Indexed skills" }, 503: errorResponse("Not ready") },
+  responses: { 200: { content: { "application/json": { schema: skillSummarySchema.array() } }, description: "Indexed skills" }, 401: unauthorized, 503: unavailable },
 });
 
 const skillEndpoint = createRoute({
@@ -50,15 +74,17 @@ const skillEndpoint = createRoute({
   request: { params: skillSummarySchema.pick({ name: true }) },
   responses: {
     200: { content: { "application/json": { schema: skillDetailSchema } }, description: "The skill" },
+    401: unauthorized,
     404: errorResponse("No skill with that name"),
-    503: errorResponse("Not ready"),
+    503: unavailable,
   },
 });
 
 const healthEndpoint = createRoute({
   method: "get",
   path: "/healthz",
-  summary: "Liveness: the process answers",
+  summary: "Liveness: the process answers (never needs the API key)",
+  security: [],
   responses: { 200: { content: { "application/json": { schema: healthSchema } }, description: "Alive" } },
 });
 
@@ -68,13 +94,38 @@ const readyEndpoint = createRoute({
   summary: "Readiness: index and models loaded",
   responses: {
     200: { content: { "application/json": { schema: readinessSchema } }, description: "Ready" },
-    503: { content: { "application/json": { schema: readinessSchema } }, description: "Loading, or loading failed" },
+    401: unauthorized,
+    503: { content: { "application/json": { schema: readinessSchema } }, description: "Loading, loading failed, or draining before shutdown" },
   },
 });
 
-export function createApp(slot: RouterSlot): OpenAPIHono {
-  const app = new OpenAPIHono({ defaultHook: (result, c) => (result.success ? undefined : errorJson(c, validationError(result.error))) });
+const OPENAPI_CONFIG = {
+  openapi: "3.1.0",
+  info: { title: "skill-router", version: VERSION, description: "Which installed skill to inject into an agent's context, or none." },
+  security: [{ bearerAuth: [] }],
+};
 
+export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHono<{ Variables: RequestVariables }> {
+  const { logger = silentLogger(), metrics = createMetrics(), inFlight = { count: 0 }, ...given } = options;
+  const settings = withDefaults(given);
+  const app = new OpenAPIHono<{ Variables: RequestVariables }>({ defaultHook: (result, c) => (result.success ? undefined : errorJson(c, validationError(result.error))) });
+
+  app.use(observeRequests(metrics, logger, inFlight));
+  // No browser may sniff a JSON answer (an error echoing user input, say) into HTML.
+  app.use(async (c, next) => {
+    await next();
+    c.header("X-Content-Type-Options", "nosniff");
+  });
+  if (settings.corsOrigins.length > 0) {
+    const origin = settings.corsOrigins.includes("*") ? "*" : settings.corsOrigins;
+    app.use(cors({ origin, allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["Authorization", "Content-Type", "X-Request-Id"], exposeHeaders: ["X-Request-Id"], maxAge: 600 }));
+  }
+  if (settings.apiKey) {
+    const open = settings.metricsPublic ? new Set([...OPEN_PATHS, "/metrics"]) : OPEN_PATHS;
+    app.use(requireApiKey(settings.apiKey, (path) => open.has(path)));
+  }
+  app.use(limitTime(settings.requestTimeoutMs));
+  app.use("/route", limitBody(settings.maxBodyBytes));
   app.use("/route", async (c, next) => {
     if (c.req.method === "POST" && !(c.req.header("content-type") ?? "").toLowerCase().startsWith("application/json")) {
       return errorJson(c, createError("UNSUPPORTED_MEDIA_TYPE", `Send the body as application/json (got ${c.req.header("content-type") ?? "no content type"})`));
@@ -83,9 +134,13 @@ export function createApp(slot: RouterSlot): OpenAPIHono {
   });
 
   app.openapi(routeEndpoint, async (c) => {
-    const { query, ...options } = c.req.valid("json");
+    const started = performance.now();
+    const { query, ...routeOptions } = c.req.valid("json");
     if (query.trim() === "") throw createError("QUERY_EMPTY", "The query is empty or only whitespace");
-    return c.json(await ready(slot).route(query, options), 200);
+    const result = await ready(slot).route(query, routeOptions);
+    recordDecision(metrics, result);
+    if (settings.decisionLog !== "off") logger.info(decisionLine(settings.decisionLog, query, result, c.get("requestId"), performance.now() - started), "route");
+    return c.json(result, 200);
   });
 
   app.openapi(skillsEndpoint, (c) => c.json(ready(slot).skills(), 200));
@@ -104,21 +159,30 @@ export function createApp(slot: RouterSlot): OpenAPIHono {
   app.openapi(readyEndpoint, (c) => {
     const status = slot.router?.status();
     const body = {
-      ready: status !== undefined,
+      ready: status !== undefined && !slot.draining,
+      draining: slot.draining,
       index: status ? { version: status.indexVersion, skills: status.skills, embedder: status.embedder, fusion: status.fusion } : null,
       reranker: status?.reranker ?? null,
       error: slot.error ? { code: slot.error.code, message: slot.error.message } : null,
     };
-    return c.json(body, status ? 200 : 503);
+    return c.json(body, body.ready ? 200 : 503);
   });
 
-  app.doc31("/openapi.json", { openapi: "3.1.0", info: { title: "skill-router", version: VERSION, description: "Which installed skill to inject into an agent's context, or none." } });
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "Required on every endpoint but /healthz when the server has an API key (ROUTER_API_KEY)." });
+  app.doc31("/openapi.json", OPENAPI_CONFIG);
+  let docs: string | undefined;
+  app.get("/docs", (c) => {
+    docs ??= docsPage(app.getOpenAPI31Document(OPENAPI_CONFIG));
+    c.header("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
+    return c.html(docs);
+  });
+  app.get("/metrics", async (c) => c.body(await metrics.registry.metrics(), 200, { "Content-Type": metrics.registry.contentType }));
 
   app.notFound((c) => errorJson(c, createError("ROUTE_NOT_FOUND", `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}`)));
   app.onError((error, c) => {
     if (isRouterError(error)) return errorJson(c, error);
     if (error instanceof HTTPException && error.status === 400) return errorJson(c, createError("MALFORMED_JSON", error.message));
-    console.error(error);
+    logger.error({ err: error, request_id: c.get("requestId") }, "unexpected error");
     return errorJson(c, createError("INTERNAL_ERROR"));
   });
   return app;

@@ -105,6 +105,7 @@ export const healthSchema = z.object({ status: z.literal("ok"), version: z.strin
 export const readinessSchema = z
   .object({
     ready: z.boolean(),
+    draining: z.boolean().openapi({ description: "Shutting down: in-flight requests finish, new traffic should go elsewhere." }),
     index: z.object({ version: z.number().int(), skills: z.number().int(), embedder: z.string().nullable(), fusion: z.string() }).nullable(),
     reranker: z.string().nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),

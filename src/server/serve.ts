@@ -1,70 +1,148 @@
-import { serve, type ServerType } from "@hono/node-server";
+import type { Server } from "node:http";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
-import { isRouterError, createError } from "../errors.js";
+import { withDefaults, type Settings } from "../config/settings.js";
+import { createError, isRouterError, type RouterError } from "../errors.js";
+import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
 import { createRouter, type RouterOptions } from "../route/router.js";
+import { asIndexError, openIndexForRead } from "../store/database.js";
+import { readMeta } from "../store/index-meta.js";
 import { createApp, type RouterSlot } from "./app.js";
+import { drainServer } from "./drain-server.js";
+import { createIndexReloader } from "./index-reloader.js";
+import { createIndexRunner, type IndexRunner } from "./index-runner.js";
+import { silentLogger, type Logger } from "./logger.js";
+import { createMetrics, recordIndex, type ServerMetrics } from "./metrics.js";
+import { watchSkills, type SkillWatcher } from "./skill-watcher.js";
 
-export interface ServeOptions {
-  db: string;
-  host: string;
-  /** 0 picks a free port (tests). */
-  port: number;
-  /** How often to look for a newer index written by `router index` (ms); 0 turns it off. */
-  reloadIntervalMs?: number;
-  router?: Omit<RouterOptions, "db">;
-}
+export type ServeOptions = Pick<Settings, "db" | "host" | "port"> &
+  Partial<Omit<Settings, "db" | "host" | "port" | "logLevel">> & {
+    /** Where logs go; silent unless given (`router serve` passes a JSON logger on stdout). */
+    logger?: Logger;
+    router?: Omit<RouterOptions, "db">;
+    /** The `router` CLI that `watch` runs `router index` with; default: the one installed with this module. */
+    cli?: string;
+  };
 
 export interface RunningServer {
   url: string;
   slot: RouterSlot;
-  /** Resolves when the router has loaded (or failed to). */
+  metrics: ServerMetrics;
+  /** Resolves when the router has loaded (or failed to; `slot.error` says why). */
   ready: Promise<void>;
+  /** Looks for a new index version now, as the poll does every `reloadIntervalMs`; true when one was swapped in. */
+  reload(): boolean;
+  /** Graceful: readiness turns false, in-flight requests finish (up to `shutdownGraceMs`), then everything closes. */
   close(): Promise<void>;
 }
 
-const DEFAULT_RELOAD_INTERVAL_MS = 2000;
+const INSTALLED_CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
 
 /**
- * Listens at once (liveness answers while the index and models load) and loads the router in the
- * background; /readyz and /route answer 503 until it has loaded.
+ * Listens at once (liveness answers while the index and models load) and loads the router in the background;
+ * /readyz and /route answer 503 until it has loaded. With `watch`, the folders are indexed first, then again
+ * whenever they change.
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const slot: RouterSlot = { router: undefined, error: undefined };
-  const app = createApp(slot);
-  const server = await new Promise<ServerType>((resolve) => {
-    const started: ServerType = serve({ fetch: app.fetch, hostname: options.host, port: options.port }, () => resolve(started));
+  const settings = withDefaults(options);
+  const logger = options.logger ?? silentLogger();
+  const metrics = createMetrics();
+  const inFlight = { count: 0 };
+  const slot: RouterSlot = { router: undefined, error: undefined, draining: false };
+  const app = createApp(slot, { ...settings, logger, metrics, inFlight });
+  const server = await new Promise<Server>((resolve) => {
+    const started = serve(
+      {
+        fetch: app.fetch,
+        hostname: settings.host,
+        port: settings.port,
+        // Node's own limits on slow clients (headers and body trickled in), checked every second, not every 30.
+        serverOptions: { requestTimeout: settings.requestTimeoutMs, headersTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+      },
+      () => resolve(started as Server),
+    );
   });
-  const ready = createRouter({ db: options.db, ...options.router }).then(
-    (router) => {
+
+  const reloader = createIndexReloader(settings.db, slot, metrics, logger);
+  let encoder: QueryEncoder | undefined;
+  const load = async (): Promise<void> => {
+    const signature = reloader.remember();
+    try {
+      const modelStarted = performance.now();
+      encoder = options.router?.queryEncoder ? undefined : await createQueryEncoder({ indexEmbedder: indexEmbedder(settings.db) });
+      const indexStarted = performance.now();
+      if (encoder) metrics.modelLoadSeconds.set((indexStarted - modelStarted) / 1000);
+      const router = await createRouter({ db: settings.db, ...options.router, ...(encoder ? { queryEncoder: encoder } : {}) });
+      const status = router.status();
+      recordIndex(metrics, status, (performance.now() - indexStarted) / 1000);
+      reloader.loaded(signature);
       slot.router = router;
-    },
-    (error: unknown) => {
-      slot.error = isRouterError(error) ? error : createError("INTERNAL_ERROR", (error as Error).message);
-    },
-  );
-  const interval = options.reloadIntervalMs ?? DEFAULT_RELOAD_INTERVAL_MS;
-  const reloader =
-    interval > 0
-      ? setInterval(() => {
-          try {
-            slot.router?.refresh();
-          } catch (error) {
-            console.error(`index reload failed, still serving the previous version: ${(error as Error).message}`);
-          }
-        }, interval)
-      : undefined;
-  reloader?.unref();
+      logger.info({ event: "ready", index_version: status.indexVersion, skills: status.skills, vectors: status.vectors, embedder: status.embedder, reranker: status.reranker, fusion: status.fusion, model_load_ms: Math.round((indexStarted - modelStarted)) }, "ready");
+    } catch (error) {
+      await encoder?.close();
+      encoder = undefined;
+      throw error;
+    }
+  };
+
+  let runner: IndexRunner | undefined;
+  let watcher: SkillWatcher | undefined;
+  if (settings.watch.length > 0) {
+    runner = createIndexRunner({ cli: options.cli ?? INSTALLED_CLI, paths: settings.watch, db: settings.db, logger, metrics, onIndexed: () => reloader.check() });
+    watcher = watchSkills(settings.watch, settings.db, settings.watchDebounceMs, () => void runner!.run().catch(() => undefined), logger);
+  }
+  const ready = (async () => {
+    // With --watch the folders are the source of truth: bring the index up to date before serving it.
+    const indexed = runner ? await runner.run().then(() => undefined, (error: RouterError) => error) : undefined;
+    try {
+      await load();
+    } catch (error) {
+      slot.error = indexed ?? routerErrorOf(error, settings.db);
+      logger.error({ event: "load", code: slot.error.code, err: slot.error.message }, "could not load the index and models");
+    }
+  })();
+
+  const poll = settings.reloadIntervalMs > 0 ? setInterval(() => reloader.check(), settings.reloadIntervalMs) : undefined;
+  poll?.unref();
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${host}:${address.port}`,
     slot,
+    metrics,
     ready,
-    async close() {
-      if (reloader) clearInterval(reloader);
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-      await ready;
-      await slot.router?.close();
+    reload: () => reloader.check(),
+    close() {
+      closing ??= (async () => {
+        slot.draining = true;
+        clearInterval(poll);
+        runner?.close();
+        await watcher?.close();
+        const cut = await drainServer(server, inFlight, settings.shutdownGraceMs);
+        if (cut > 0) logger.warn({ event: "shutdown", cut }, "grace period over: requests still in flight were cut");
+        await ready;
+        await slot.router?.close();
+        await encoder?.close();
+        logger.info({ event: "shutdown" }, "stopped");
+      })();
+      return closing;
     },
   };
+}
+
+/** The embedder that built the index, so queries are embedded the same way (read without loading the index). */
+function indexEmbedder(db: string): string | null {
+  const index = openIndexForRead(db);
+  try {
+    return readMeta(index).embedder ?? null;
+  } finally {
+    index.close();
+  }
+}
+
+function routerErrorOf(error: unknown, db: string): RouterError {
+  const known = asIndexError(error, db);
+  return isRouterError(known) ? known : createError("INTERNAL_ERROR", (error as Error).message);
 }

@@ -1,0 +1,45 @@
+import { randomUUID } from "node:crypto";
+import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import type { Logger } from "./logger.js";
+import type { ServerMetrics } from "./metrics.js";
+
+export type RequestVariables = { requestId: string };
+
+// Probes and scrapes arrive every few seconds; they are logged at debug so the log shows traffic, not polling.
+const QUIET_ROUTES = new Set(["/healthz", "/readyz", "/metrics"]);
+// A caller's request id is echoed only when it is short and plain: it goes into logs and headers.
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Counts and times every request per endpoint, logs one access line, and tags the request with an id. */
+export function observeRequests(metrics: ServerMetrics, logger: Logger, inFlight: { count: number }): MiddlewareHandler<{ Variables: RequestVariables }> {
+  return async (c, next) => {
+    const started = performance.now();
+    const offered = c.req.header("x-request-id");
+    const requestId = offered && REQUEST_ID.test(offered) ? offered : randomUUID();
+    c.set("requestId", requestId);
+    inFlight.count++;
+    metrics.inFlight.inc();
+    try {
+      await next();
+    } finally {
+      inFlight.count--;
+      metrics.inFlight.dec();
+    }
+    c.header("X-Request-Id", requestId);
+    const seconds = (performance.now() - started) / 1000;
+    const labels = { method: c.req.method, route: routeLabel(c), status: String(c.res.status) };
+    metrics.requests.inc(labels);
+    metrics.requestSeconds.observe(labels, seconds);
+    const line = { event: "request", request_id: requestId, method: labels.method, path: c.req.path, route: labels.route, status: c.res.status, duration_ms: Math.round(seconds * 100_000) / 100 };
+    if (c.res.status >= 500) logger.error(line, "request failed");
+    else if (QUIET_ROUTES.has(labels.route) && c.res.status < 400) logger.debug(line, "request");
+    else logger.info(line, "request");
+  };
+}
+
+/** The endpoint's pattern (`/skills/:name`), never the raw path: labels stay few whatever clients send. */
+function routeLabel(c: Context): string {
+  const handler = matchedRoutes(c).findLast((route) => route.method !== "ALL");
+  return handler?.path ?? "unmatched";
+}

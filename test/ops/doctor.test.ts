@@ -1,0 +1,45 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { tempDir, writeFile } from "../helpers/fixtures.js";
+
+const KEY = "doctor-secret-0123456789";
+
+describe("router doctor", () => {
+  it("prints the effective config with where each setting came from, the key masked, as text and JSON", () => {
+    const dir = tempDir();
+    const config = writeFile(path.join(dir, "router.yaml"), "port: 9000\nlogLevel: warn\nhost: 0.0.0.0\n");
+    const env = { ROUTER_API_KEY: KEY, ROUTER_LOG_LEVEL: "debug", ROUTER_DB: path.join(dir, "none.db"), ROUTER_MODELS_DIR: tempDir() };
+    const json = runCli(["doctor", "--json", "--config", config, "--port", "9100"], { env });
+    expect(JSON.parse(json.stdout).config).toMatchObject({
+      file: config,
+      settings: { port: 9100, logLevel: "debug", host: "0.0.0.0", apiKey: "********", decisionLog: "hash" },
+      sources: { port: "flag", logLevel: "env", host: "file", apiKey: "env", decisionLog: "default" },
+    });
+    const text = runCli(["doctor", "--config", config], { env });
+    expect(text.stdout).toMatch(/^Config \(.*router\.yaml; flags > env > file > defaults\)$/m);
+    expect(text.stdout).toMatch(/^ {2}port +9000 \(file\)$/m);
+    expect(text.stdout).toMatch(/^ {2}apiKey +\*{8} \(env\)$/m);
+    for (const output of [json.stdout, json.stderr, text.stdout, text.stderr]) expect(output).not.toContain(KEY);
+  });
+
+  it("reports a bad config and a missing watch folder as problems and exits 1; warns about an open bind without a key", () => {
+    const dir = tempDir();
+    const env = { ROUTER_DB: path.join(dir, "none.db"), ROUTER_MODELS_DIR: tempDir() };
+    const bad = runCli(["doctor", "--json"], { env: { ...env, ROUTER_PORT: "eighty" } });
+    expect(bad.status).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ status: "problems", config: { error: { code: "INVALID_ARGUMENT" } }, problems: [expect.stringMatching(/ROUTER_PORT must be a whole number/)] });
+
+    const open = runCli(["doctor", "--json", "--host", "0.0.0.0", "--watch", path.join(dir, "gone")], { env });
+    expect(open.status).toBe(1);
+    const report = JSON.parse(open.stdout) as { problems: string[]; warnings: string[] };
+    expect(report.problems).toContain(`watch: ${path.join(dir, "gone")} does not exist`);
+    expect(report.warnings).toContainEqual(expect.stringMatching(/serving on 0\.0\.0\.0 without an API key/));
+  });
+
+  it("lists every setting's flag and variable in `router serve --help`", () => {
+    const help = runCli(["serve", "--help"]).stdout;
+    for (const text of ["--config <file>", "ROUTER_CONFIG", "--watch <dir...>", "ROUTER_WATCH", "--cors-origins", "ROUTER_REQUEST_TIMEOUT_MS", "ROUTER_API_KEY", "default 127.0.0.1"]) expect(help).toContain(text);
+    expect(help).not.toMatch(/--api-key/);
+  });
+});

@@ -1,0 +1,63 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { startServer } from "../../src/server/serve.js";
+import { CLI } from "../helpers/cli.js";
+import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
+import { capturedLogs } from "./support.js";
+
+async function skillNames(url: string): Promise<string[]> {
+  return ((await (await fetch(`${url}/skills`)).json()) as { name: string }[]).map((skill) => skill.name);
+}
+
+async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error(`not true within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("router serve --watch", () => {
+  it("indexes the folders before serving, then re-indexes once per burst of changes and swaps the new index in", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "alpha");
+    // The index lives inside the watched folder: its own writes must not start runs.
+    const db = path.join(root, "router.db");
+    const logs = capturedLogs();
+    const server = await startServer({ db, host: "127.0.0.1", port: 0, watch: [root], watchDebounceMs: 300, reloadIntervalMs: 0, cli: CLI, logger: logs.logger });
+    try {
+      await server.ready;
+      expect(server.slot.error).toBeUndefined();
+      expect(await skillNames(server.url)).toEqual(["alpha"]);
+
+      writeAgentSkill(root, "beta");
+      writeAgentSkill(root, "gamma");
+      writeFile(path.join(root, "alpha", "notes.md"), "more");
+      writeFile(path.join(root, ".hidden", "SKILL.md"), "ignored by the indexer and the watcher");
+      await waitFor(async () => (await skillNames(server.url)).length === 3, 30_000);
+      expect(await skillNames(server.url)).toEqual(["alpha", "beta", "gamma"]);
+
+      // Quiet now: neither the index's own files nor the hidden folder start another run.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const runs = logs.lines().filter((line) => line.event === "index");
+      expect(runs.map((line) => line.msg)).toEqual(["skills re-indexed", "skills re-indexed"]);
+      expect(runs[1]).toMatchObject({ added: 2, index_version: 2 });
+      expect(server.slot.router!.status().indexVersion).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("is not ready, and says why, when the first index run fails and there is no index to fall back on", async () => {
+    const missing = path.join(tempDir(), "no-such-folder");
+    const server = await startServer({ db: path.join(tempDir(), "router.db"), host: "127.0.0.1", port: 0, watch: [missing], cli: CLI });
+    try {
+      await server.ready;
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { error: { code: string } }).error.code).toBe("PATH_NOT_FOUND");
+    } finally {
+      await server.close();
+    }
+  });
+});
