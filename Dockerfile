@@ -1,23 +1,37 @@
-# Build stage: compiles TypeScript and the native SQLite binding.
+# Build stage: compiles TypeScript and the native SQLite binding, then drops the dev dependencies.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# `npm ci` runs the prepare script, which builds dist/; dev dependencies are dropped afterwards.
+# `npm ci` runs the prepare script, which builds dist/.
 RUN npm ci && npm prune --omit=dev
 
-# Runtime stage: no compiler, runs as the unprivileged node user.
+# Runtime stage: no compiler, no dev dependencies; runs as the unprivileged node user (uid 1000).
 FROM node:20-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production ROUTER_DB=/app/data/router.db ROUTER_HOST=0.0.0.0 ROUTER_PORT=8787
+# 0.0.0.0 so `docker run -p` reaches it; a Kubernetes sidecar sets ROUTER_HOST=127.0.0.1 (see README, Operations).
+ENV NODE_ENV=production \
+    ROUTER_HOST=0.0.0.0 \
+    ROUTER_PORT=8787 \
+    ROUTER_DB=/app/data/router.db \
+    ROUTER_MODELS_DIR=/app/models
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+COPY models/README.md ./models/README.md
 COPY data/skills ./data/skills
-RUN mkdir -p /app/data /app/models && chown -R node:node /app/data /app/models
+RUN mkdir -p /app/data && chown -R node:node /app/data /app/models
 USER node
-RUN node dist/cli/main.js index data/skills
+# MiniLM and the cross-encoder when the build can reach the Hugging Face hub; without them the offline default
+# model (inside node_modules) is used. A failed pull leaves no half-written model behind.
+RUN for model in minilm reranker; do \
+      node dist/cli/main.js models pull "$model" -q || echo "$model not pulled (hub unreachable?): carrying on without it"; \
+    done
+# The example skills, embedded with whichever model is now present; mount or bake your own index over it.
+RUN node dist/cli/main.js index data/skills -q
 EXPOSE 8787
-HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:8787/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.ROUTER_PORT||8787)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Node is PID 1 and handles SIGTERM itself: in-flight requests finish within ROUTER_SHUTDOWN_GRACE_MS.
 CMD ["node", "dist/cli/main.js", "serve"]
