@@ -3,8 +3,6 @@ import { watch } from "chokidar";
 import type { Logger } from "./logger.js";
 
 export interface SkillWatcher {
-  /** Resolves once the initial scan is done: changes after it are reported. */
-  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,7 +22,6 @@ export function watchSkills(paths: string[], db: string, debounceMs: number, onC
   });
   watcher.on("error", (error) => logger.error({ event: "watch", err: (error as Error).message }, "watching skill folders failed"));
   return {
-    ready: new Promise((resolve) => watcher.once("ready", () => resolve())),
     async close() {
       clearTimeout(timer);
       await watcher.close();

@@ -9,19 +9,9 @@ import { readManifests } from "../../src/store/manifest-rows.js";
 import { listSkills } from "../../src/store/skill-rows.js";
 import { goodManifestFor, startChatServer, type ChatServer } from "../expand/chat-server.js";
 import { CLI, runCli } from "../helpers/cli.js";
+import { runCliAsync } from "../models/run-cli-async.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 import { routeUnderLoad } from "../server/support.js";
-
-function runCliAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ROUTER_LLM_MODEL: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 async function indexedSkillSet(): Promise<{ root: string; db: string }> {
   const root = tempDir();

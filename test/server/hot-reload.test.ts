@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import { renameSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
-import { startServer } from "../../src/server/serve.js";
+import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { openIndexForWrite } from "../../src/store/database.js";
-import { CLI } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill } from "../helpers/fixtures.js";
+import { runCliAsync } from "../models/run-cli-async.js";
 import { routeUnderLoad } from "./support.js";
 
 /** Three skills whose bodies name the release they belong to, so an answer can be checked against its index version. */
@@ -20,13 +19,15 @@ function writeRelease(root: string, release: number): void {
   if (release > 1) writeAgentSkill(root, "sql-query-review", { description: "Speed up slow SQL queries with EXPLAIN ANALYZE.", body: `# SQL (release-${release})\n` });
 }
 
-function runCliAsync(args: string[]): Promise<{ status: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("close", (status) => resolve({ status, stderr }));
-  });
+/** Release 1 indexed and served, polling off: the test decides when the server looks for a new version. */
+async function serveRelease1(): Promise<{ root: string; db: string; server: RunningServer }> {
+  const root = tempDir();
+  const db = path.join(tempDir(), "router.db");
+  writeRelease(root, 1);
+  await runIndex({ paths: [root], db });
+  const server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
+  await server.ready;
+  return { root, db, server };
 }
 
 describe("hot reload", () => {
@@ -68,13 +69,8 @@ describe("hot reload", () => {
   });
 
   it("picks up an index file replaced by a rename (how a deploy swaps in a file built elsewhere)", async () => {
-    const root = tempDir();
-    const db = path.join(tempDir(), "router.db");
-    writeRelease(root, 1);
-    await runIndex({ paths: [root], db });
-    const server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
+    const { root, db, server } = await serveRelease1();
     try {
-      await server.ready;
       const elsewhere = path.join(tempDir(), "built-in-ci.db");
       writeRelease(root, 2);
       await runIndex({ paths: [root], db: elsewhere });
@@ -88,13 +84,8 @@ describe("hot reload", () => {
   });
 
   it("keeps serving the previous version when the new one cannot be used, and says why", async () => {
-    const root = tempDir();
-    const db = path.join(tempDir(), "router.db");
-    writeRelease(root, 1);
-    await runIndex({ paths: [root], db });
-    const server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
+    const { db, server } = await serveRelease1();
     try {
-      await server.ready;
       // The next version claims another embedder: queries could not be compared with its vectors.
       const writer = openIndexForWrite(db);
       writer.prepare("UPDATE meta SET value = 'another-embedder' WHERE key = 'embedder'").run();
