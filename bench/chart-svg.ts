@@ -3,6 +3,7 @@ import { METHODS, type MethodId } from "./method-catalogue.js";
 
 const PANEL = { width: 300, height: 260, left: 48, right: 12, top: 30, bottom: 40 };
 const LEGEND_HEIGHT = 24 * 4;
+const POINT_GAP = 14;
 // One colour per method, told apart in print as well as on screen (the letter is drawn on each point too).
 const COLOURS: Record<MethodId, string> = { a: "#9e9e9e", b: "#8d6e63", c: "#ffa000", d: "#7cb342", e: "#1e88e5", f: "#8e24aa", g: "#d81b60" };
 
@@ -49,12 +50,16 @@ function panel(dataset: DatasetFigures, offset: number, low: number, high: numbe
   }
   parts.push(`<text x="${offset + PANEL.left + plotWidth / 2}" y="${PANEL.height - 8}" text-anchor="middle" class="axis">p50 latency, ms (log)</text>`);
   parts.push(`<text transform="translate(${offset + 12} ${PANEL.top + plotHeight / 2}) rotate(-90)" text-anchor="middle" class="axis">top-1 accuracy</text>`);
+  const drawn: { x: number; y: number }[] = [];
   for (const method of dataset.methods) {
     if (!method.metrics) continue;
-    const cx = x(method.metrics.latencyMs.p50).toFixed(1);
-    const cy = y(method.metrics.top1).toFixed(1);
-    parts.push(`<circle cx="${cx}" cy="${cy}" r="7" fill="${COLOURS[method.id]}" fill-opacity="0.9"><title>${method.id}) ${escape(METHODS[method.id].label)}: ${(method.metrics.top1 * 100).toFixed(1)}%, p50 ${method.metrics.latencyMs.p50.toFixed(2)} ms</title></circle>`);
-    parts.push(`<text x="${cx}" y="${(Number(cy) + 3).toFixed(1)}" class="dot">${method.id}</text>`);
+    let cx = x(method.metrics.latencyMs.p50);
+    const cy = y(method.metrics.top1);
+    // A point that would hide an earlier one moves right until both show (the tooltip keeps the exact figures).
+    while (drawn.some((point) => Math.hypot(point.x - cx, point.y - cy) < POINT_GAP)) cx += POINT_GAP / 2;
+    drawn.push({ x: cx, y: cy });
+    parts.push(`<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="7" fill="${COLOURS[method.id]}" fill-opacity="0.9"><title>${method.id}) ${escape(METHODS[method.id].label)}: ${(method.metrics.top1 * 100).toFixed(1)}%, p50 ${method.metrics.latencyMs.p50.toFixed(2)} ms</title></circle>`);
+    parts.push(`<text x="${cx.toFixed(1)}" y="${(cy + 3).toFixed(1)}" class="dot">${method.id}</text>`);
   }
   return parts.join("\n");
 }
