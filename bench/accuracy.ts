@@ -83,7 +83,8 @@ export async function measureDataset(spec: DatasetSpec, env: AccuracyEnvironment
     await measure("d", () => hybridRouter({ db: plainIndex, reranker: null })),
     examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex, reranker: null })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
     reranker ? await measure("f", () => hybridRouter({ db: mainIndex, reranker })) : { id: "f", skipped: "not measured: cross-encoder unavailable (see below)" },
-    await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir), reranker: null })),
+    // As router fit itself runs: with the cross-encoder when its files are present, so fit and routing see the same features.
+    await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir) })),
   ];
   return { name: spec.name, file: spec.file, skills: skills.length, trainCases: train.length, testCases: test.length, methods };
 }

@@ -25,7 +25,7 @@ const HELP = `
 Formats:
   eval set        {"skills"?: [{name, description, queries?}], "cases": [{query, expected: name | null, candidates?}]}
                   (the ../shared/eval format). With "skills" and no --db, those skills are indexed into a cached
-                  temporary index (first run: about 1 s per 10 skills with the offline model; then instant).
+                  temporary index (first run: about 1 s per 10 to 20 skills with the offline model; then instant).
   trigger evals   [{"query": "...", "should_trigger": true | false}] (skill-creator's evals/trigger-evals.json),
                   with --skill <name>, against --db. The question per case is "was <name> injected?": a
                   should_trigger case that goes to another skill is a miss; a should-not case that goes to
