@@ -93,13 +93,21 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   };
 
   const decisions = samples.map((sample, index) => decisionInput(params, sample, scopeInputs[index]!));
-  const minRouted = options.minRouted ?? DEFAULT_MIN_ROUTED;
+  const minRouted = routingTarget(options.minRouted ?? DEFAULT_MIN_ROUTED, decisions.filter((decision) => decision.expected !== null).length);
   Object.assign(params, chooseRule(decisions, minRouted));
   const skillThresholds = indexSpecific ? perSkillThresholds(decisions, params) : {};
   // Per-skill thresholds must not undo the routing constraint the others were chosen for.
   if (rates(decisions, { ...params, skillThresholds }).routed >= minRouted || !hasBoth) params.skillThresholds = skillThresholds;
   const training = rates(decisions, params);
   return { params, abstainExamples, training: { cases: samples.length, ...training } };
+}
+
+/**
+ * The training routing rate to aim for: the requested one plus one standard error, so that new cases (which
+ * the threshold was not chosen on) still reach the requested rate more often than not.
+ */
+function routingTarget(requested: number, positives: number): number {
+  return positives > 0 ? Math.min(1, requested + Math.sqrt((requested * (1 - requested)) / positives)) : requested;
 }
 
 interface DecisionInput {
