@@ -10,5 +10,3 @@ export const METHODS = {
 } as const;
 
 export type MethodId = keyof typeof METHODS;
-
-export const METHOD_IDS = Object.keys(METHODS) as MethodId[];
