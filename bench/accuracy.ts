@@ -38,6 +38,7 @@ export interface MethodFigures {
 
 export interface DatasetFigures {
   name: string;
+  /** The eval set's file name (not its path: results.json is committed). */
   file: string;
   skills: number;
   trainCases: number;
@@ -86,7 +87,7 @@ export async function measureDataset(spec: DatasetSpec, env: AccuracyEnvironment
     // As router fit itself runs: with the cross-encoder when its files are present, so fit and routing see the same features.
     await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir) })),
   ];
-  return { name: spec.name, file: spec.file, skills: skills.length, trainCases: train.length, testCases: test.length, methods };
+  return { name: spec.name, file: path.basename(spec.file), skills: skills.length, trainCases: train.length, testCases: test.length, methods };
 }
 
 /** The install-time keywords and phrases the router itself holds, for the keyword baseline. */
