@@ -11,7 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { runIndex } from "../src/indexer/run-index.js";
-import { MAX_QUERY_CHARS } from "../src/server/schemas.js";
+import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
 
 const CORPUS = path.resolve("../shared/corpus/skills");
 const EVAL_SETS = ["clinc150.json", "metatool.json", "bfcl.json"].map((file) => path.resolve("../shared/eval", file));

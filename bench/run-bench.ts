@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { readEvalSet } from "../src/eval/eval-set.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
 import { createReranker } from "../src/models/create-reranker.js";
-import { MAX_QUERY_CHARS } from "../src/server/schemas.js";
+import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
 import { measureDataset, type DatasetSpec } from "./accuracy.js";
 import { accuracyLatencyChart } from "./chart-svg.js";
 import { measureHttp, type HttpFigures, type HttpPlan } from "./http-load.js";

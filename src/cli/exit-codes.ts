@@ -18,6 +18,10 @@ export function exitCodeFor(code: ErrorCode): number {
     case "NO_SKILLS_FOUND":
     case "LLM_NOT_CONFIGURED":
     case "MANIFEST_IMPORT_INVALID":
+    case "UNKNOWN_SKILLS":
+    case "QUERY_EMPTY":
+    case "QUERY_NOT_STRING":
+    case "QUERY_TOO_LONG":
       return EXIT.USAGE;
     case "SKILL_NOT_FOUND":
     case "INDEX_NOT_FOUND":

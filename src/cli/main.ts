@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { isRouterError } from "../errors.js";
+import { asIndexError } from "../store/database.js";
 import { VERSION } from "../version.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
 import { doctorCommand } from "./doctor-command.js";
@@ -44,9 +45,11 @@ function reportError(error: unknown): number {
     // Commander already printed the message (or the help/version text, which exit with code 0).
     return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
   }
-  if (isRouterError(error)) {
-    process.stderr.write(`error [${error.code}]: ${error.message}\n`);
-    return exitCodeFor(error.code);
+  // Damage deep inside an index file surfaces only when a page is read, from any command.
+  const reported = asIndexError(error, "the index file");
+  if (isRouterError(reported)) {
+    process.stderr.write(`error [${reported.code}]: ${reported.message}\n`);
+    return exitCodeFor(reported.code);
   }
   process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   return EXIT.FAILURE;

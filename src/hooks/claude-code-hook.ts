@@ -1,4 +1,4 @@
-import { MAX_QUERY_CHARS } from "../client/query-limit.js";
+import { MAX_QUERY_CHARS } from "../route/query-limit.js";
 import type { RouterClient } from "../client/router-client.js";
 import type { RouteOptions } from "../client/types.js";
 import { skillContext } from "./skill-context.js";

@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { SkillDetail } from "../client/types.js";
-import { MAX_QUERY_CHARS } from "../client/query-limit.js";
+import { MAX_QUERY_CHARS } from "../route/query-limit.js";
 import type { SkillSource } from "./skill-source.js";
 import { findSkillText, readSkillText, similarNames } from "./tool-text.js";
 

@@ -7,6 +7,7 @@ import type { Skill } from "../skills/types.js";
 import { asIndexError, openIndexForRead, type IndexDatabase } from "../store/database.js";
 import { getSkill, listSkills, type SkillSummary } from "../store/skill-rows.js";
 import { analyseText } from "./analyse-text.js";
+import { MAX_QUERY_CHARS } from "./query-limit.js";
 import { bm25Retriever } from "./bm25-retriever.js";
 import { decide } from "./decision.js";
 import { fusionFor } from "./fusion-params.js";
@@ -219,6 +220,7 @@ async function routeQuery(
   text: string,
   options: RouteOptions,
 ): Promise<RouteResult> {
+  checkQuery(text);
   const { model, fusion } = state;
   const k = options.k ?? DEFAULT_K;
   const base = { min_margin: fusion.minMargin, index_version: model.indexVersion, embedder: model.embedder, reranker: reranker?.id ?? null };
@@ -293,6 +295,13 @@ async function scoreQuery(
     abstainSim,
     timing: { started, embed: round(embedded - started), retrieve: round(retrieved - embedded), score: round(scored - retrieved), rerank: round(reranked - scored) },
   };
+}
+
+/** The library and CLI get the same query rules (and error codes) as the HTTP API. */
+function checkQuery(text: unknown): void {
+  if (typeof text !== "string") throw createError("QUERY_NOT_STRING", "The query is missing or not a string");
+  if (text.trim() === "") throw createError("QUERY_EMPTY", "The query is empty or only whitespace");
+  if (text.length > MAX_QUERY_CHARS) throw createError("QUERY_TOO_LONG", `The query is longer than ${MAX_QUERY_CHARS} characters`);
 }
 
 function allowList(model: RouteModel, options: RouteOptions): ((skill: number) => boolean) | undefined {

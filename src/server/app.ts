@@ -16,13 +16,13 @@ import { limitBody, limitTime } from "./request-limits.js";
 import {
   errorSchema,
   healthSchema,
-  MAX_QUERY_CHARS,
   readinessSchema,
   routeRequestSchema,
   routeResponseSchema,
   skillDetailSchema,
   skillSummarySchema,
 } from "./schemas.js";
+import { MAX_QUERY_CHARS } from "../route/query-limit.js";
 
 /** Where the app finds the router: absent while it loads, with the reason when loading failed. */
 export interface RouterSlot {
@@ -136,7 +136,6 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
   app.openapi(routeEndpoint, async (c) => {
     const started = performance.now();
     const { query, ...routeOptions } = c.req.valid("json");
-    if (query.trim() === "") throw createError("QUERY_EMPTY", "The query is empty or only whitespace");
     const result = await ready(slot).route(query, routeOptions);
     recordDecision(metrics, result);
     if (settings.decisionLog !== "off") logger.info(decisionLine(settings.decisionLog, query, result, c.get("requestId"), performance.now() - started), "route");

@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
-
-/** Longest query accepted, in characters: a routing query is a user message, not a document. */
-export const MAX_QUERY_CHARS = 8_000;
+import { MAX_QUERY_CHARS } from "../route/query-limit.js";
 const MAX_CONTEXT_MESSAGES = 20;
 
 const contextMessage = z.union([

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 
-const COMMANDS = ["index", "skills", "show", "serve"];
+const COMMANDS = ["index", "skills", "show", "route", "fit", "eval", "serve", "expand", "manifests", "models", "doctor", "hook", "mcp"];
 
 describe("router CLI", () => {
   it("has --help on every command", () => {
@@ -57,6 +57,8 @@ describe("router CLI", () => {
     expect(shown.stdout).toBe(`# K8s\n\nRun kubectl describe pod.\n\nSupporting files (relative to ${path.join(root, "k8s-debug")}):\n- scripts/logs.sh\n`);
     const unknown = runCli(["show", "nope", "--db", db]);
     expect([unknown.status, unknown.stderr]).toEqual([3, expect.stringContaining("error [SKILL_NOT_FOUND]")]);
+    expect(runCli(["route", "   ", "--db", db]).status).toBe(2);
+    expect(runCli(["route", "debug my pod", "--skills", "ghost", "--db", db]).stderr).toContain("error [UNKNOWN_SKILLS]: Not in the index: ghost");
   });
 
   it("explains a missing or damaged index", () => {

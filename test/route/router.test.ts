@@ -60,6 +60,12 @@ describe("router.route", () => {
     expect(without.skills.map((skill) => skill.name)).not.toContain("k8s-debug");
   });
 
+  it("holds the library to the same query rules as the HTTP API", async () => {
+    await expect(router.route(" \n ")).rejects.toMatchObject({ code: "QUERY_EMPTY" });
+    await expect(router.route("x".repeat(8_001))).rejects.toMatchObject({ code: "QUERY_TOO_LONG" });
+    await expect(router.route(42 as unknown as string)).rejects.toMatchObject({ code: "QUERY_NOT_STRING" });
+  });
+
   it("rejects unknown skill names, listing them", async () => {
     await expect(router.route("hi", { skills: ["k8s-debug", "nope", "nada"] })).rejects.toMatchObject({ code: "UNKNOWN_SKILLS", details: { unknown: ["nope", "nada"] } });
   });
