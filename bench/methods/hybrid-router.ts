@@ -1,3 +1,4 @@
+import { routableQuery } from "../../src/route/query-limit.js";
 import { createRouter, type RouterOptions } from "../../src/route/router.js";
 import { RANKED_LIMIT, type MethodAnswer, type RoutingMethod } from "./routing-method.js";
 
@@ -7,7 +8,9 @@ export async function hybridRouter(options: RouterOptions): Promise<RoutingMetho
   return {
     calibrated: true,
     async route(query: string, candidates?: string[]): Promise<MethodAnswer> {
-      const result = await router.route(query, { k: RANKED_LIMIT, ...(candidates ? { skills: candidates } : {}) });
+      // The router refuses an empty message (a 400 over HTTP); for a benchmark that is an abstention.
+      if (query.trim() === "") return { ranked: [], confidence: 0, decision: "none", selected: [], embedMs: 0 };
+      const result = await router.route(routableQuery(query), { k: RANKED_LIMIT, ...(candidates ? { skills: candidates } : {}) });
       return {
         ranked: result.skills.map((skill) => skill.name),
         confidence: result.skills[0]?.confidence ?? 0,

@@ -6,7 +6,7 @@ import { readJsonFile } from "./read-json-file.js";
 const evalSetSchema = z.object({
   name: z.string().optional(),
   skills: z.array(z.object({ name: z.string().min(1), description: z.string(), queries: z.array(z.string()).optional(), parameters: z.unknown().optional() })).optional(),
-  cases: z.array(z.object({ query: z.string(), expected: z.string().nullable(), candidates: z.array(z.string()).optional() })),
+  cases: z.array(z.object({ query: z.string().refine((query) => query.trim() !== "", "a case's query is empty"), expected: z.string().nullable(), candidates: z.array(z.string()).optional() })),
 });
 
 export type EvalSet = z.infer<typeof evalSetSchema>;

@@ -1,3 +1,4 @@
+import { routableQuery } from "../route/query-limit.js";
 import type { Router } from "../route/router.js";
 import type { RouteResult } from "../route/types.js";
 import type { EvalCase } from "./eval-set.js";
@@ -20,12 +21,12 @@ export interface CaseOutcome extends ScoredOutcome {
   result: RouteResult;
 }
 
-/** Routes every case (restricted to its candidates when it has them), in order. */
+/** Routes every case (restricted to its candidates when it has them, by its beginning when over-long), in order. */
 export async function runCases(router: Router, cases: EvalCase[], k: number, onProgress?: (done: number, total: number) => void): Promise<CaseOutcome[]> {
   const outcomes: CaseOutcome[] = [];
   for (const [index, item] of cases.entries()) {
     const started = performance.now();
-    const result = await router.route(item.query, { k, ...(item.candidates ? { skills: item.candidates } : {}) });
+    const result = await router.route(routableQuery(item.query), { k, ...(item.candidates ? { skills: item.candidates } : {}) });
     outcomes.push({
       query: item.query,
       expected: item.expected,
