@@ -10,7 +10,7 @@ import { collectSamples, fitFusion, type FitSample } from "../src/route/fit/fit-
 import { DEFAULT_FUSION } from "../src/route/fusion-params.js";
 import { createRouter } from "../src/route/router.js";
 
-const SETS = ["metatool", "clinc150", "bfcl"];
+const SETS = ["metatool", "metatool-noexamples", "clinc150", "bfcl"];
 const EVAL_DIR = path.resolve("../shared/eval");
 const CACHE = path.resolve("bench/.cache");
 mkdirSync(CACHE, { recursive: true });
