@@ -1,26 +1,25 @@
 // Fits the default fusion parameters (src/route/default-fusion.json) on the TRAINING halves of the
 // labelled sets in ../shared/eval, with the offline embedder. Benchmarks report on the other halves only.
 // Usage: npx tsx bench/fit-defaults.ts
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { indexEvalSet } from "../src/eval/eval-index.js";
 import { readEvalSet } from "../src/eval/eval-set.js";
 import { splitCases } from "../src/eval/split.js";
-import { runIndex } from "../src/indexer/run-index.js";
 import { collectSamples, fitFusion, type FitSample } from "../src/route/fit/fit-fusion.js";
 import { DEFAULT_FUSION } from "../src/route/fusion-params.js";
 import { createRouter } from "../src/route/router.js";
 
 const SETS = ["metatool", "metatool-noexamples", "clinc150", "bfcl"];
 const EVAL_DIR = path.resolve("../shared/eval");
-const CACHE = path.resolve("bench/.cache");
-mkdirSync(CACHE, { recursive: true });
+// The accuracy bench's eval-set index cache (keyed by file content), so both scripts share one build per set.
+const CACHE = path.resolve("bench/.cache/eval");
 
 const samples: FitSample[] = [];
 let embedder: string | null = null;
 for (const name of SETS) {
   const file = path.join(EVAL_DIR, `${name}.json`);
-  const db = path.join(CACHE, `${name}.db`);
-  if (!existsSync(db)) await runIndex({ paths: [file], db });
+  const { db } = await indexEvalSet(file, CACHE);
   const { train } = splitCases(readEvalSet(file).cases);
   const router = await createRouter({ db, fusion: DEFAULT_FUSION });
   embedder = router.status().embedder;
