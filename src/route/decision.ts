@@ -7,6 +7,9 @@ export interface RankedCandidate {
   heuristicManifest: boolean;
 }
 
+/** The learned parts of the rule: what `router fit` chooses and every request applies. */
+export type DecisionParams = Pick<FusionParams, "threshold" | "heuristicThreshold" | "minMargin" | "skillThresholds">;
+
 export interface DecisionRule {
   /** Overrides every learned threshold. */
   threshold?: number;
@@ -27,7 +30,7 @@ export interface DecisionOutcome {
  * best candidate's confidence leads the runner-up's by the minimum margin. Multi mode injects every
  * candidate whose confidence reaches the threshold, up to k. Otherwise: none.
  */
-export function decide(ranked: RankedCandidate[], inScope: number, params: FusionParams, rule: DecisionRule): DecisionOutcome {
+export function decide(ranked: RankedCandidate[], inScope: number, params: DecisionParams, rule: DecisionRule): DecisionOutcome {
   const thresholdOf = (candidate: RankedCandidate) =>
     rule.threshold ?? params.skillThresholds[candidate.name] ?? (candidate.heuristicManifest ? params.heuristicThreshold : params.threshold);
   const [best, runnerUp] = ranked;

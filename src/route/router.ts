@@ -281,7 +281,7 @@ async function scoreQuery(
 
   const evidence = measureEvidence(model, query.vector, [...candidates], bm25Scores, keywordMatches);
   const rows = featureRows(evidence);
-  const abstainSim = abstainSimilarity(model, query.vector);
+  const abstainSim = abstainSimilarity(model.abstain, query.vector);
   let scoring = scoreCandidates(fusion, evidence, rows, abstainSim);
   const scored = performance.now();
   if (reranker && scoring.ranked.length > 0) {

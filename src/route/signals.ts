@@ -1,4 +1,5 @@
 import { dotRow } from "../models/vector-math.js";
+import type { AbstainExamples } from "../store/abstain-examples.js";
 import type { KeywordMatch } from "./keyword-matcher.js";
 import type { RouteModel } from "./route-model.js";
 import type { Signals } from "./types.js";
@@ -82,11 +83,19 @@ function similarity(model: RouteModel, vector: Float32Array, row: number): numbe
 
 const ABSTAIN_DEPTH = 3;
 
-/** Mean similarity of the query to its closest known no-skill requests (0 when none are known). */
-export function abstainSimilarity(model: RouteModel, vector: Float32Array): number {
-  const count = model.abstain.texts.length;
-  if (count === 0) return 0;
-  const sims = Array.from({ length: count }, (_, row) => dotRow(vector, model.abstain.matrix, row, model.dimension)).sort((a, b) => b - a);
-  const top = sims.slice(0, ABSTAIN_DEPTH);
-  return top.reduce((sum, value) => sum + value, 0) / top.length;
+/**
+ * Mean similarity of the query to its closest known no-skill requests (0 when none are known). `skip` leaves
+ * rows out: `router fit` must not let a training query find itself.
+ */
+export function abstainSimilarity(abstain: AbstainExamples, vector: Float32Array, skip?: (row: number) => boolean): number {
+  const closest: number[] = [];
+  for (let row = 0; row < abstain.texts.length; row++) {
+    if (skip?.(row)) continue;
+    const value = dotRow(vector, abstain.matrix, row, vector.length);
+    if (closest.length === ABSTAIN_DEPTH && value <= closest[ABSTAIN_DEPTH - 1]!) continue;
+    const at = closest.findIndex((kept) => value > kept);
+    closest.splice(at === -1 ? closest.length : at, 0, value);
+    closest.length = Math.min(closest.length, ABSTAIN_DEPTH);
+  }
+  return closest.length > 0 ? closest.reduce((sum, value) => sum + value, 0) / closest.length : 0;
 }

@@ -1,7 +1,9 @@
-import { dotRow } from "../../models/vector-math.js";
-import { FEATURES, rankingLogit, SCOPE_FEATURES, scopeProbability, scopeRow, shares, type FusionParams } from "../fusion.js";
+import type { AbstainExamples } from "../../store/abstain-examples.js";
+import { decide, type DecisionParams, type RankedCandidate } from "../decision.js";
+import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../fusion.js";
 import type { Router } from "../router.js";
-import type { Evidence } from "../signals.js";
+import { scoreCandidates, type Scoring } from "../score-candidates.js";
+import { abstainSimilarity, type Evidence } from "../signals.js";
 import { fitConditionalLogit } from "./conditional-logit.js";
 import { fitLogistic } from "./logistic-regression.js";
 
@@ -49,7 +51,6 @@ const MIN_SKILL_CASES = 8;
 const MIN_GROUP_CASES = 30;
 // A skill's own threshold is pulled toward the global one until it has many cases of its own.
 const SKILL_SHRINKAGE = 20;
-const ABSTAIN_DEPTH = 3;
 
 export async function collectSamples(router: Router, cases: LabelledCase[], onProgress?: (done: number, total: number) => void): Promise<FitSample[]> {
   const samples: FitSample[] = [];
@@ -76,12 +77,15 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   const nulls = samples.filter((sample) => sample.expected === null);
   const indexSpecific = options.indexSpecific ?? true;
   const abstainExamples = !indexSpecific ? [] : uniqueByText(nulls.map((sample) => ({ text: sample.query, vector: sample.vector })));
+  const abstain = packAbstainExamples(abstainExamples);
+  // A training query must not find itself among the abstain examples: leave it out.
+  const abstainSims = samples.map((sample) => abstainSimilarity(abstain, sample.vector, (row) => abstain.texts[row] === sample.query));
   const draft: FusionParams = { ...options.fallback, ranking, embedder: options.embedder, origin: options.origin, skillThresholds: {} };
-  const scopeInputs = samples.map((sample) => scopeInput(draft, sample, abstainExamples));
   const hasBoth = nulls.length > 0 && nulls.length < samples.length;
   const scope = hasBoth
     ? fitLogistic(
-        scopeInputs.map((input) => input.row),
+        // The in-scope model's inputs depend only on the ranking weights, already learned.
+        samples.map((sample, index) => scoreCandidates(draft, sample.evidence, sample.features, abstainSims[index]!).scopeFeatures).map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
         samples.map((sample) => (sample.expected === null ? 0 : 1)),
       )
     : undefined;
@@ -92,7 +96,7 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
       : { ...options.fallback.scope, weights: { ...options.fallback.scope.weights, abstain_sim: 0 } },
   };
 
-  const decisions = samples.map((sample, index) => decisionInput(params, sample, scopeInputs[index]!));
+  const decisions = samples.map((sample, index) => decisionInput(sample, scoreCandidates(params, sample.evidence, sample.features, abstainSims[index]!)));
   const minRouted = routingTarget(options.minRouted ?? DEFAULT_MIN_ROUTED, decisions.filter((decision) => decision.expected !== null).length);
   Object.assign(params, chooseRule(decisions, minRouted));
   const skillThresholds = indexSpecific ? perSkillThresholds(decisions, params) : {};
@@ -110,56 +114,34 @@ function routingTarget(requested: number, positives: number): number {
   return positives > 0 ? Math.min(1, requested + Math.sqrt((requested * (1 - requested)) / positives)) : requested;
 }
 
+/** A training case as the decision rule sees it: its two best candidates and P(in scope). */
 interface DecisionInput {
   expected: string | null;
-  top: string | undefined;
-  heuristic: boolean;
+  /** The best candidate is the expected skill. */
   correct: boolean;
   inScope: number;
-  margin: number;
+  best: RankedCandidate[];
 }
 
-function scopeInput(params: FusionParams, sample: FitSample, abstain: { text: string; vector: Float32Array }[]): { row: number[]; logits: number[] } {
-  const logits = sample.features.map((row) => rankingLogit(params, row));
-  const order = logits.map((_, index) => index).sort((a, b) => logits[b]! - logits[a]!);
-  const [first, second] = order;
-  // A training query must not find itself among the abstain examples: leave it out.
-  const sims = abstain
-    .filter((example) => example.text !== sample.query)
-    .map((example) => dotRow(sample.vector, example.vector, 0, sample.vector.length))
-    .sort((a, b) => b - a)
-    .slice(0, ABSTAIN_DEPTH);
-  const abstainSim = sims.length > 0 ? sims.reduce((sum, value) => sum + value, 0) / sims.length : 0;
-  if (first === undefined) return { row: SCOPE_FEATURES.map(() => 0), logits };
-  return { row: scopeRow(sample.evidence[first]!, logits[first]!, second === undefined ? -Infinity : logits[second]!, abstainSim), logits };
+function decisionInput(sample: FitSample, scoring: Scoring): DecisionInput {
+  const names = new Map(sample.evidence.map((evidence, index) => [evidence, sample.names[index]!]));
+  const best = scoring.ranked.slice(0, 2).map((item) => ({ name: names.get(item.evidence)!, confidence: item.confidence, heuristicManifest: item.evidence.heuristicManifest }));
+  return { expected: sample.expected, correct: best[0] !== undefined && best[0].name === sample.expected, inScope: scoring.inScope, best };
 }
 
-function decisionInput(params: FusionParams, sample: FitSample, input: { row: number[]; logits: number[] }): DecisionInput {
-  const probabilities = input.logits.length > 0 ? shares(input.logits) : [];
-  const order = probabilities.map((_, index) => index).sort((a, b) => probabilities[b]! - probabilities[a]!);
-  const top = order[0] === undefined ? undefined : sample.names[order[0]];
-  const inScope = input.logits.length > 0 ? scopeProbability(params, input.row) : 0;
-  const first = order[0] === undefined ? 0 : probabilities[order[0]]!;
-  const second = order[1] === undefined ? 0 : probabilities[order[1]]!;
-  const heuristic = order[0] !== undefined && sample.evidence[order[0]]!.heuristicManifest;
-  return { expected: sample.expected, top, heuristic, correct: top !== undefined && top === sample.expected, inScope, margin: inScope * (first - second) };
+function packAbstainExamples(examples: { text: string; vector: Float32Array }[]): AbstainExamples {
+  const dimension = examples[0]?.vector.length ?? 0;
+  const matrix = new Float32Array(examples.length * dimension);
+  examples.forEach((example, row) => matrix.set(example.vector, row * dimension));
+  return { texts: examples.map((example) => example.text), matrix };
 }
 
-/** The decision rule of src/route/decision.ts, replayed on a training case. */
-interface Rule {
-  threshold: number;
-  heuristicThreshold: number;
-  minMargin: number;
-  skillThresholds: Record<string, number>;
+/** The same rule every request applies (src/route/decision.ts), on a training case. */
+function injects(decision: DecisionInput, rule: DecisionParams): boolean {
+  return decide(decision.best, decision.inScope, rule, { k: 1 }).decision === "inject";
 }
 
-function injects(decision: DecisionInput, rule: Rule): boolean {
-  if (decision.top === undefined) return false;
-  const own = rule.skillThresholds[decision.top] ?? (decision.heuristic ? rule.heuristicThreshold : rule.threshold);
-  return decision.inScope >= own && decision.margin >= rule.minMargin;
-}
-
-function rates(decisions: DecisionInput[], rule: Rule): { routed: number; abstained: number; correct: number } {
+function rates(decisions: DecisionInput[], rule: DecisionParams): { routed: number; abstained: number; correct: number } {
   let positives = 0;
   let routed = 0;
   let correct = 0;
@@ -184,10 +166,10 @@ function rates(decisions: DecisionInput[], rule: Rule): { routed: number; abstai
  * (ties go to more correct injections). Heuristic manifests get a threshold of their own when there are
  * enough cases of each kind: their similarities run on another scale.
  */
-function chooseRule(decisions: DecisionInput[], minRouted: number): Omit<Rule, "skillThresholds"> {
+function chooseRule(decisions: DecisionInput[], minRouted: number): Omit<DecisionParams, "skillThresholds"> {
   const pooled = chooseThreshold(decisions, minRouted, MARGINS);
-  const heuristic = decisions.filter((decision) => decision.heuristic);
-  const written = decisions.filter((decision) => !decision.heuristic);
+  const heuristic = decisions.filter(isHeuristic);
+  const written = decisions.filter((decision) => !isHeuristic(decision));
   const own = (group: DecisionInput[]) => (hasBothKinds(group) ? chooseThreshold(group, minRouted, [pooled.minMargin]).threshold : pooled.threshold);
   return { threshold: own(written), heuristicThreshold: own(heuristic), minMargin: pooled.minMargin };
 }
@@ -212,20 +194,21 @@ function chooseThreshold(decisions: DecisionInput[], minRouted: number, margins:
 }
 
 /** For skills that often rank first: the threshold that best separates their right and wrong injections. */
-function perSkillThresholds(decisions: DecisionInput[], rule: Omit<Rule, "skillThresholds">): Record<string, number> {
+function perSkillThresholds(decisions: DecisionInput[], rule: Omit<DecisionParams, "skillThresholds">): Record<string, number> {
   const bySkill = new Map<string, DecisionInput[]>();
   for (const decision of decisions) {
-    if (decision.top === undefined) continue;
-    const list = bySkill.get(decision.top);
+    const top = decision.best[0]?.name;
+    if (top === undefined) continue;
+    const list = bySkill.get(top);
     if (list) list.push(decision);
-    else bySkill.set(decision.top, [decision]);
+    else bySkill.set(top, [decision]);
   }
   const thresholds: Record<string, number> = {};
   for (const [name, own] of bySkill) {
     const right = own.filter((decision) => decision.correct).length;
     const wrong = own.length - right;
     if (own.length < MIN_SKILL_CASES || right === 0 || wrong === 0) continue;
-    const global = own[0]!.heuristic ? rule.heuristicThreshold : rule.threshold;
+    const global = isHeuristic(own[0]!) ? rule.heuristicThreshold : rule.threshold;
     let bestThreshold = global;
     let bestScore = -1;
     for (const threshold of THRESHOLDS) {
@@ -238,6 +221,11 @@ function perSkillThresholds(decisions: DecisionInput[], rule: Omit<Rule, "skillT
     if (Math.abs(shrunk - global) > 0.02) thresholds[name] = Math.round(shrunk * 1000) / 1000;
   }
   return thresholds;
+}
+
+/** The best candidate's manifest is heuristic (such cases get a threshold of their own). */
+function isHeuristic(decision: DecisionInput): boolean {
+  return decision.best[0]?.heuristicManifest ?? false;
 }
 
 function uniqueByText<T extends { text: string }>(items: T[]): T[] {
