@@ -1,6 +1,6 @@
 import path from "node:path";
 import { indexEvalSet } from "../src/eval/eval-index.js";
-import { readEvalSet, type EvalCase } from "../src/eval/eval-set.js";
+import type { EvalCase, EvalSet } from "../src/eval/eval-set.js";
 import { computeMetrics, percentiles, type EvalMetrics } from "../src/eval/metrics.js";
 import { splitCases } from "../src/eval/split.js";
 import { createEmbedder } from "../src/models/create-embedder.js";
@@ -52,13 +52,12 @@ export interface AccuracyEnvironment {
   log: (message: string) => void;
 }
 
-/** Every method on one eval set's test half (the training half only fits thresholds and `router fit`). */
-export async function measureDataset(spec: DatasetSpec, env: AccuracyEnvironment): Promise<DatasetFigures> {
-  const set = readEvalSet(spec.file);
+/** Every method on one eval set's test half (the training half only fits thresholds and `router fit`); `set` is spec.file read. */
+export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: AccuracyEnvironment): Promise<DatasetFigures> {
   const skills = set.skills ?? [];
   const { train, test } = splitCases(set.cases);
   const hasExamples = skills.some((skill) => (skill.queries ?? []).length > 0);
-  const plainFile = hasExamples ? (spec.withoutExamples ?? stripExamples(spec.file, env.cacheDir)) : spec.file;
+  const plainFile = hasExamples ? (spec.withoutExamples ?? stripExamples(set, spec.file, env.cacheDir)) : spec.file;
   env.log(`${spec.name}: indexing (cached in ${env.cacheDir})`);
   const plainIndex = (await indexEvalSet(plainFile, env.cacheDir)).db;
   const examplesIndex = hasExamples ? (await indexEvalSet(spec.file, env.cacheDir)).db : undefined;

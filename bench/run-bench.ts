@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { readEvalSet } from "../src/eval/eval-set.js";
+import { readEvalSet, type EvalSet } from "../src/eval/eval-set.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
 import { createReranker } from "../src/models/create-reranker.js";
 import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
@@ -51,7 +51,9 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
   mkdirSync(config.cacheDir, { recursive: true });
   const results = readResults(config.resultsJson);
   const embedder = planEmbedder().id;
-  const queries = distinctQueries(config.datasets);
+  // Each eval set read once: the accuracy part measures on it, the scale and HTTP parts route its queries.
+  const sets = config.datasets.map((spec) => readEvalSet(spec.file));
+  const queries = distinctQueries(sets);
 
   if (config.parts.includes("accuracy")) {
     const started = performance.now();
@@ -59,7 +61,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
     const reranker = await createReranker();
     try {
       const datasets = [];
-      for (const spec of config.datasets) datasets.push(await measureDataset(spec, { cacheDir: path.join(config.cacheDir, "eval"), reranker, log: config.log }));
+      for (const [index, spec] of config.datasets.entries()) datasets.push(await measureDataset(spec, sets[index]!, { cacheDir: path.join(config.cacheDir, "eval"), reranker, log: config.log }));
       results.accuracy = { run: finishRun(run, started), reranker: reranker.status === "ready" ? reranker.reranker.id : reranker.reason, datasets };
     } finally {
       if (reranker.status === "ready") await reranker.reranker.close();
@@ -122,8 +124,8 @@ function render(results: BenchResults, config: BenchConfig): void {
 }
 
 /** Every eval query the server would accept, once each, in a fixed order that mixes the sets. */
-function distinctQueries(datasets: DatasetSpec[]): string[] {
-  const lists = datasets.map((spec) => [...new Set(readEvalSet(spec.file).cases.map((item) => item.query.trim()))].filter((query) => query !== "" && query.length <= MAX_QUERY_CHARS));
+function distinctQueries(sets: EvalSet[]): string[] {
+  const lists = sets.map((set) => [...new Set(set.cases.map((item) => item.query.trim()))].filter((query) => query !== "" && query.length <= MAX_QUERY_CHARS));
   const mixed: string[] = [];
   for (let index = 0; lists.some((list) => index < list.length); index++) for (const list of lists) if (index < list.length) mixed.push(list[index]!);
   return [...new Set(mixed)];
