@@ -1,4 +1,5 @@
 import type { ChatCompletion } from "openai/resources/chat/completions";
+import { isRecord } from "../skills/json-document.js";
 import { describeIssues, llmManifestSchema, manifestSchema, tidyManifest, type Manifest } from "./manifest.js";
 
 export type ManifestAnswer = { ok: true; manifest: Manifest } | { ok: false; problem: string };
@@ -29,7 +30,7 @@ function parseJsonObject(text: string): unknown {
   for (const candidate of [text, text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)]) {
     try {
       const value: unknown = JSON.parse(candidate);
-      if (typeof value === "object" && value !== null && !Array.isArray(value)) return value;
+      if (isRecord(value)) return value;
     } catch {
       // A model in JSON mode may still wrap the object in a code fence or a sentence: try the braces next.
     }

@@ -1,3 +1,4 @@
+import { isRecord } from "../skills/json-document.js";
 import type { ImportedManifest } from "./expand-skills.js";
 import { readCompletion } from "./manifest-answer.js";
 import { describeIssues, partialManifestSchema, tidyManifest } from "./manifest.js";
@@ -60,8 +61,4 @@ function readLine(line: string, origin: string): { key: string; imported: Import
     return { key: named.key, imported: { manifest: answer.manifest, contentHashPrefix: named.contentHashPrefix, origin } };
   }
   return { problem: `${label}: neither a batch response line ("response") nor a manifest line ("manifest")` };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,4 @@
+import { isRecord } from "../skills/json-document.js";
 import { readableName } from "../skills/readable-name.js";
 
 export interface ToolParameter {
@@ -14,10 +15,10 @@ const MAX_ENUM_VALUE_LENGTH = 30;
 
 /** The top-level parameters of a tool's argument schema (JSON Schema, or the BFCL "dict" dialect). */
 export function toolParameters(schema: unknown): ToolParameter[] {
-  if (!isObject(schema) || !isObject(schema["properties"])) return [];
+  if (!isRecord(schema) || !isRecord(schema["properties"])) return [];
   const required = new Set(Array.isArray(schema["required"]) ? schema["required"].filter((name): name is string => typeof name === "string") : []);
   return Object.entries(schema["properties"]).map(([name, property]) => {
-    const spec = isObject(property) ? property : {};
+    const spec = isRecord(property) ? property : {};
     const values = Array.isArray(spec["enum"]) ? spec["enum"] : [];
     return {
       name,
@@ -29,8 +30,4 @@ export function toolParameters(schema: unknown): ToolParameter[] {
         .slice(0, MAX_ENUM_VALUES),
     };
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
