@@ -6,13 +6,12 @@ import { splitCases } from "../src/eval/split.js";
 import { createEmbedder } from "../src/models/create-embedder.js";
 import type { RerankerLoad } from "../src/models/create-reranker.js";
 import { fitIndex } from "../src/route/fit/fit-index.js";
-import { loadRouteModel } from "../src/route/route-model.js";
 import { openIndexForRead } from "../src/store/database.js";
 import type { MethodId } from "./method-catalogue.js";
 import { bm25Description } from "./methods/bm25-description.js";
 import { denseDescription } from "./methods/dense-description.js";
 import { hybridRouter } from "./methods/hybrid-router.js";
-import { keywordRouter, type KeywordSkill } from "./methods/keyword-router.js";
+import { keywordRouter, manifestKeywords } from "./methods/keyword-router.js";
 import type { RoutingMethod } from "./methods/routing-method.js";
 import { runMethod } from "./run-method.js";
 import { stripExamples } from "./strip-examples.js";
@@ -87,16 +86,6 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
     await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir) })),
   ];
   return { name: spec.name, file: path.basename(spec.file), skills: skills.length, trainCases: train.length, testCases: test.length, methods };
-}
-
-/** The install-time keywords and phrases the router itself holds, for the keyword baseline. */
-function manifestKeywords(db: string): KeywordSkill[] {
-  const index = openIndexForRead(db);
-  try {
-    return loadRouteModel(index).skills.map((skill) => ({ name: skill.name, keywords: skill.manifest?.keywords ?? [], phrases: skill.manifest?.phrases ?? [] }));
-  } finally {
-    index.close();
-  }
 }
 
 /** A copy of the index fitted on the training half only (the cached index stays on the default fusion). */

@@ -1,3 +1,5 @@
+import { loadRouteModel } from "../../src/route/route-model.js";
+import { openIndexForRead } from "../../src/store/database.js";
 import { positionsOf, rankByScore } from "./rank-by-score.js";
 import type { MethodAnswer, RoutingMethod } from "./routing-method.js";
 
@@ -5,6 +7,16 @@ export interface KeywordSkill {
   name: string;
   keywords: string[];
   phrases: string[];
+}
+
+/** The install-time keywords and phrases the router itself holds in an index: what the keyword baseline matches. */
+export function manifestKeywords(db: string): KeywordSkill[] {
+  const index = openIndexForRead(db);
+  try {
+    return loadRouteModel(index).skills.map((skill) => ({ name: skill.name, keywords: skill.manifest?.keywords ?? [], phrases: skill.manifest?.phrases ?? [] }));
+  } finally {
+    index.close();
+  }
 }
 
 const KEYWORD_POINTS = 1;

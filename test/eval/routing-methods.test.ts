@@ -5,17 +5,14 @@ import { afterAll, beforeAll } from "vitest";
 import { bm25Description } from "../../bench/methods/bm25-description.js";
 import { denseDescription } from "../../bench/methods/dense-description.js";
 import { hybridRouter } from "../../bench/methods/hybrid-router.js";
-import { keywordRouter } from "../../bench/methods/keyword-router.js";
+import { keywordRouter, manifestKeywords } from "../../bench/methods/keyword-router.js";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { createEmbedder } from "../../src/models/create-embedder.js";
-import { loadRouteModel } from "../../src/route/route-model.js";
-import { openIndexForRead } from "../../src/store/database.js";
 import { FIXTURE_CASES, FIXTURE_SKILLS, writeEvalSet } from "./eval-fixture.js";
 import { describeRoutingMethodConformance } from "./routing-method-conformance.js";
 
 let dir = "";
 let db = "";
-let keywords: { name: string; keywords: string[]; phrases: string[] }[] = [];
 
 beforeAll(async () => {
   // tempDir() is emptied after every test; this index serves the whole file.
@@ -23,14 +20,11 @@ beforeAll(async () => {
   const file = writeEvalSet(path.join(dir, "set"));
   db = path.join(dir, "methods.db");
   await runIndex({ paths: [file], db });
-  const index = openIndexForRead(db);
-  keywords = loadRouteModel(index).skills.map((skill) => ({ name: skill.name, keywords: skill.manifest?.keywords ?? [], phrases: skill.manifest?.phrases ?? [] }));
-  index.close();
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describeRoutingMethodConformance({ name: "keyword router (a)", create: async () => keywordRouter(keywords) });
+describeRoutingMethodConformance({ name: "keyword router (a)", create: async () => keywordRouter(manifestKeywords(db)) });
 describeRoutingMethodConformance({ name: "BM25 name + description (b)", create: () => bm25Description(FIXTURE_SKILLS, FIXTURE_CASES) });
 describeRoutingMethodConformance({ name: "dense description (c)", create: async () => denseDescription(FIXTURE_SKILLS, await createEmbedder(), FIXTURE_CASES) });
 describeRoutingMethodConformance({ name: "hybrid router (d-g)", create: () => hybridRouter({ db }) });
