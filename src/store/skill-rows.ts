@@ -1,41 +1,11 @@
-import type { Skill, SkillFormat, SkillKind, SkillMetadata } from "../skills/types.js";
+import type { Skill, SkillMetadata } from "../skills/types.js";
 import type { IndexDatabase } from "./database.js";
 
 /** What the indexer needs to know about a stored skill to decide whether it changed. */
-export interface StoredSkillState {
-  id: string;
-  name: string;
-  contentHash: string;
-  sourcePath: string;
-  tokens: number;
-}
+export type StoredSkillState = Pick<Skill, "id" | "name" | "contentHash" | "sourcePath" | "tokens">;
 
 /** A skill as listed by `router skills` and `GET /skills`. */
-export interface SkillSummary {
-  id: string;
-  name: string;
-  kind: SkillKind;
-  format: SkillFormat;
-  description: string;
-  tokens: number;
-  sourcePath: string;
-}
-
-interface SkillRow {
-  id: string;
-  name: string;
-  kind: SkillKind;
-  format: SkillFormat;
-  description: string;
-  body: string;
-  injection: string;
-  tokens: number;
-  source_path: string;
-  root: string;
-  content_hash: string;
-  metadata: string;
-  warnings: string;
-}
+export type SkillSummary = Pick<Skill, "id" | "name" | "kind" | "format" | "description" | "tokens" | "sourcePath">;
 
 export function readSkillStates(db: IndexDatabase): Map<string, StoredSkillState> {
   const rows = db.prepare("SELECT id, name, content_hash AS contentHash, source_path AS sourcePath, tokens FROM skills").all() as StoredSkillState[];
@@ -64,23 +34,13 @@ export function listSkills(db: IndexDatabase): SkillSummary[] {
 }
 
 export function getSkill(db: IndexDatabase, name: string): Skill | undefined {
-  const row = db.prepare("SELECT * FROM skills WHERE name = ?").get(name) as SkillRow | undefined;
-  if (!row) return undefined;
-  return {
-    id: row.id,
-    name: row.name,
-    kind: row.kind,
-    format: row.format,
-    description: row.description,
-    body: row.body,
-    injection: row.injection,
-    tokens: row.tokens,
-    sourcePath: row.source_path,
-    root: row.root,
-    contentHash: row.content_hash,
-    metadata: JSON.parse(row.metadata) as SkillMetadata,
-    warnings: JSON.parse(row.warnings) as string[],
-  };
+  const row = db
+    .prepare(
+      `SELECT id, name, kind, format, description, body, injection, tokens, source_path AS sourcePath, root, content_hash AS contentHash, metadata, warnings
+       FROM skills WHERE name = ?`,
+    )
+    .get(name) as (Omit<Skill, "metadata" | "warnings"> & { metadata: string; warnings: string }) | undefined;
+  return row && { ...row, metadata: JSON.parse(row.metadata) as SkillMetadata, warnings: JSON.parse(row.warnings) as string[] };
 }
 
 export function countSkills(db: IndexDatabase): number {
