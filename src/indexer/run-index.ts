@@ -84,7 +84,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     const expandOptions: ExpandOptions = { ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: loaded.skills };
     const changedIds = new Set(plan.changed.map((skill) => skill.id));
     const renewed = manifestsToRenew(loaded.skills.filter((skill) => !changedIds.has(skill.id)), storedManifests, expandOptions);
-    const changed = [...plan.changed, ...renewed].map((skill) => ({ ...skill, tokens: countTokens(skill.injection) }));
+    // A renewed skill's content is unchanged, so its stored token count still holds.
+    const changed = [...plan.changed.map((skill) => ({ ...skill, tokens: countTokens(skill.injection) })), ...renewed.map((skill) => ({ ...skill, tokens: stored.get(skill.name)!.tokens }))];
     const { manifests, report } = await expandManifests(changed, { ...expandOptions, onProgress: (done, total) => options.onProgress?.({ stage: "expand", done, total }) });
 
     const manifestOf = (skill: LoadedSkill): StoredManifest => manifests.get(skill.id) ?? storedManifests.get(skill.id)!;
