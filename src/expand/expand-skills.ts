@@ -52,8 +52,7 @@ export interface Expansion {
   report: ExpansionReport;
 }
 
-// Neighbours named in the prompt: enough for the negatives to point at, few enough to keep the prompt short.
-const NEIGHBOURS = 5;
+// Skills named in the notice about an LLM given up; the rest are counted.
 const LISTED_NAMES = 5;
 
 /**
@@ -198,7 +197,7 @@ async function askLlm(
   await Promise.all(
     subjects.map((subject) =>
       limit(async () => {
-        const answer = await writer.write(expansionMessages(subject, finder.nearest(subject, NEIGHBOURS)));
+        const answer = await writer.write(expansionMessages(subject, finder));
         if (answer.ok) {
           options.cache?.put({ contentHash: subject.contentHash, promptVersion: PROMPT_VERSION, model: writer.model }, answer.manifest);
           settle(subject, { source: "llm", manifest: answer.manifest });

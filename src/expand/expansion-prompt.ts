@@ -3,12 +3,14 @@ import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/ch
 import { readableName } from "../skills/readable-name.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
 import { MANIFEST_JSON_SCHEMA } from "./manifest.js";
-import type { NeighbourCandidate } from "./neighbours.js";
+import type { NeighbourFinder } from "./neighbours.js";
 
 // About 1,500 tokens of body: enough for the purpose and the sections of a skill, cheap for thousands of skills.
 const MAX_BODY_CHARS = 6_000;
 const MAX_PARAMETERS_CHARS = 3_000;
 const MAX_NEIGHBOUR_DESCRIPTION_CHARS = 200;
+// Neighbours named in the prompt: enough for the negatives to point at, few enough to keep the prompt short.
+const NEIGHBOURS = 5;
 // Raise when the user message's layout changes; the system prompt and schema are hashed into the version anyway.
 const TEMPLATE_REVISION = 1;
 
@@ -36,8 +38,9 @@ export interface ChatMessage {
   content: string;
 }
 
-/** The system and user messages that ask for one skill's manifest. */
-export function expansionMessages(subject: ExpansionSubject, neighbours: NeighbourCandidate[]): ChatMessage[] {
+/** The system and user messages that ask for one skill's manifest, naming its nearest neighbours. */
+export function expansionMessages(subject: ExpansionSubject, finder: NeighbourFinder): ChatMessage[] {
+  const neighbours = finder.nearest(subject, NEIGHBOURS);
   const lines = [`Skill name: ${subject.name}`];
   if (subject.metadata.toolName && subject.metadata.toolName !== subject.name) lines.push(`Tool name: ${subject.metadata.toolName}`);
   lines.push(`Kind: ${subject.kind === "tool" ? "tool (a function the agent can call)" : "skill (instructions loaded into the agent's context)"}`);

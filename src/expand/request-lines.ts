@@ -14,7 +14,6 @@ export interface ManifestRequestLine {
 // Batch APIs bound custom_id (64 characters at some providers); long names fall back to the skill id.
 const MAX_CUSTOM_ID = 64;
 const HASH_PREFIX = 12;
-const NEIGHBOURS = 5;
 
 /** `<skill name>@<first 12 hex of its content hash>`: says which skill, and which version of it, a response is for. */
 export function requestCustomId(subject: Pick<ExpansionSubject, "id" | "name" | "contentHash">): string {
@@ -35,6 +34,6 @@ export function manifestRequestLines(subjects: ExpansionSubject[], pool: Neighbo
     custom_id: requestCustomId(subject),
     method: "POST",
     url: "/v1/chat/completions",
-    body: manifestRequestBody(model, expansionMessages(subject, finder.nearest(subject, NEIGHBOURS)), "json_schema"),
+    body: manifestRequestBody(model, expansionMessages(subject, finder), "json_schema"),
   }));
 }
