@@ -72,7 +72,7 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
   return {
     queries: queries.length > 0 ? queries : [humanName],
     keywords: rankKeywords(subject, humanName, [...useWhen, ...headings], parameters),
-    phrases: uniqueTexts(phrases),
+    phrases,
     negatives,
     negative_constraint: negatives.length > 0 ? `Not for: ${negatives.join("; ")}` : "",
     category: subject.metadata.metadata?.["category"] ?? subject.metadata.server ?? subject.kind,
