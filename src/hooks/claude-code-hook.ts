@@ -1,4 +1,4 @@
-import { MAX_QUERY_CHARS } from "../route/query-limit.js";
+import { routableQuery } from "../route/query-limit.js";
 import type { RouterClient } from "../client/router-client.js";
 import type { RouteOptions } from "../client/types.js";
 import { skillContext } from "./skill-context.js";
@@ -41,7 +41,7 @@ export async function runClaudeCodeHook(stdin: string, client: RouterClient, set
   }
   if (typeof input.prompt !== "string" || input.prompt.trim() === "") return { exitCode: 0 };
 
-  const result = await client.route(input.prompt.slice(0, MAX_QUERY_CHARS), { ...settings.route, include: ["body"] });
+  const result = await client.route(routableQuery(input.prompt), { ...settings.route, include: ["body"] });
   if ("error" in result) return { note: `no skill injected, ${result.reason} (${result.error.code}: ${result.error.message})`, exitCode: 0 };
   if (result.decision === "none") return { exitCode: 0 };
 
