@@ -1,6 +1,7 @@
 import type { RouterClient } from "../client/router-client.js";
 import type { RouteOptions, RouteResult, SkillDetail } from "../client/types.js";
 import { createRouter } from "../route/router.js";
+import { skillDetail } from "../server/skill-detail.js";
 
 /** Where the MCP tools read skills from: the index in this process, or a running router over HTTP. */
 export interface SkillSource {
@@ -24,10 +25,7 @@ export async function localSkillSource(db: string): Promise<SkillSource> {
     async skill(name) {
       router.refresh();
       const skill = router.skill(name);
-      if (!skill) return undefined;
-      // The same shape as GET /skills/{name}: `body` is exactly what would be injected.
-      const { injection, root: _root, contentHash: _hash, body: _body, ...rest } = skill;
-      return { ...rest, body: injection };
+      return skill && skillDetail(skill);
     },
     async names() {
       return router.skills().map((skill) => skill.name);

@@ -22,6 +22,7 @@ import {
   skillDetailSchema,
   skillSummarySchema,
 } from "./schemas.js";
+import { skillDetail } from "./skill-detail.js";
 import { MAX_QUERY_CHARS } from "../route/query-limit.js";
 
 /** Where the app finds the router: absent while it loads, with the reason when loading failed. */
@@ -149,8 +150,7 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     // Served from the index, never from disk: a name cannot reach a file outside the indexed roots.
     const skill = ready(slot).skill(name);
     if (!skill) throw createError("SKILL_NOT_FOUND", `No skill named "${name}"`, { name });
-    const { injection, root: _root, contentHash: _hash, body: _body, ...rest } = skill;
-    return c.json({ ...rest, body: injection }, 200);
+    return c.json(skillDetail(skill), 200);
   });
 
   app.openapi(healthEndpoint, (c) => c.json({ status: "ok" as const, version: VERSION }, 200));
