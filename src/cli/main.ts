@@ -24,20 +24,22 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-const program = new Command("router")
-  .description("skill-router: tells an LLM agent which installed skill to inject for a message, or none")
-  .version(VERSION)
-  .showHelpAfterError("(add --help for usage)")
-  .exitOverride();
-
+const program = new Command("router").description("skill-router: tells an LLM agent which installed skill to inject for a message, or none").version(VERSION);
 for (const command of [indexCommand(), skillsCommand(), showCommand(), routeCommand(), fitCommand(), evalCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand(), hookCommand(), mcpCommand()]) {
-  program.addCommand(command.showHelpAfterError("(add --help for usage)").exitOverride());
+  program.addCommand(command);
 }
+withCliBehaviour(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   process.exitCode = reportError(error);
+}
+
+/** Every command, subcommands too (addCommand does not pass settings down): help after a usage error, errors thrown to reportError. */
+function withCliBehaviour(command: Command): void {
+  command.showHelpAfterError("(add --help for usage)").exitOverride();
+  for (const child of command.commands) withCliBehaviour(child);
 }
 
 function reportError(error: unknown): number {

@@ -13,8 +13,6 @@ export function manifestsCommand(): Command {
     .argument("<dir>", "folder to write into (created when missing; files of the same name are replaced)")
     .addOption(dbOption())
     .option("--json", "print the list of written files as JSON")
-    .showHelpAfterError("(add --help for usage)")
-    .exitOverride()
     .action((dir: string, options: { db: string; json?: boolean }) => {
       const db = openIndexForRead(options.db);
       const written: { skill: string; source: string; file: string }[] = [];

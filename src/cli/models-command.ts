@@ -11,8 +11,8 @@ const PROGRESS_MIN_BYTES = 1 << 20;
 export function modelsCommand(): Command {
   return new Command("models")
     .description("list the models and their files, or pull MiniLM and the cross-encoder from the Hugging Face hub")
-    .addCommand(listCommand().showHelpAfterError("(add --help for usage)").exitOverride())
-    .addCommand(pullCommand().showHelpAfterError("(add --help for usage)").exitOverride());
+    .addCommand(listCommand())
+    .addCommand(pullCommand());
 }
 
 function listCommand(): Command {

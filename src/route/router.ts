@@ -265,6 +265,7 @@ async function scoreQuery(
   const query = await embedQuery(encoder, text, options.context);
   const embedded = performance.now();
 
+  // Every match's BM25 score, not only the top ones: dense and keyword candidates need theirs as evidence too.
   const bm25Scores = new Map(state.bm25.retrieve(query, model.skills.length, allowed).map((hit) => [hit.skill, hit.score]));
   const keywordMatches = state.keywords.match(query.terms);
   const candidates = new Set<number>();
