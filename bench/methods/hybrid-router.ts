@@ -1,4 +1,4 @@
-import { routableQuery } from "../../src/route/query-limit.js";
+import { routeCase, scoredAnswer } from "../../src/eval/run-cases.js";
 import { createRouter, type RouterOptions } from "../../src/route/router.js";
 import { RANKED_LIMIT, type MethodAnswer, type RoutingMethod } from "./routing-method.js";
 
@@ -10,14 +10,8 @@ export async function hybridRouter(options: RouterOptions): Promise<RoutingMetho
     async route(query: string, candidates?: string[]): Promise<MethodAnswer> {
       // The router refuses an empty message (a 400 over HTTP); for a benchmark that is an abstention.
       if (query.trim() === "") return { ranked: [], confidence: 0, decision: "none", selected: [], embedMs: 0 };
-      const result = await router.route(routableQuery(query), { k: RANKED_LIMIT, ...(candidates ? { skills: candidates } : {}) });
-      return {
-        ranked: result.skills.map((skill) => skill.name),
-        confidence: result.skills[0]?.confidence ?? 0,
-        decision: result.decision,
-        selected: result.selected,
-        embedMs: result.timing_ms.embed,
-      };
+      const result = await routeCase(router, query, candidates, RANKED_LIMIT);
+      return { ...scoredAnswer(result), embedMs: result.timing_ms.embed };
     },
     close: () => router.close(),
   };

@@ -21,22 +21,23 @@ export interface CaseOutcome extends ScoredOutcome {
   result: RouteResult;
 }
 
-/** Routes every case (restricted to its candidates when it has them, by its beginning when over-long), in order. */
+/** How a labelled case is routed, by `router eval` and the benchmark alike: among its candidates when it has them, by its beginning when over-long. */
+export function routeCase(router: Router, query: string, candidates: string[] | undefined, k: number): Promise<RouteResult> {
+  return router.route(routableQuery(query), { k, ...(candidates ? { skills: candidates } : {}) });
+}
+
+/** What metrics read of a route result. */
+export function scoredAnswer(result: RouteResult): Pick<ScoredOutcome, "ranked" | "confidence" | "decision" | "selected"> {
+  return { ranked: result.skills.map((skill) => skill.name), confidence: result.skills[0]?.confidence ?? 0, decision: result.decision, selected: result.selected };
+}
+
+/** Routes every case (see routeCase), in order. */
 export async function runCases(router: Router, cases: EvalCase[], k: number, onProgress?: (done: number, total: number) => void): Promise<CaseOutcome[]> {
   const outcomes: CaseOutcome[] = [];
   for (const [index, item] of cases.entries()) {
     const started = performance.now();
-    const result = await router.route(routableQuery(item.query), { k, ...(item.candidates ? { skills: item.candidates } : {}) });
-    outcomes.push({
-      query: item.query,
-      expected: item.expected,
-      ranked: result.skills.map((skill) => skill.name),
-      confidence: result.skills[0]?.confidence ?? 0,
-      decision: result.decision,
-      selected: result.selected,
-      latencyMs: performance.now() - started,
-      result,
-    });
+    const result = await routeCase(router, item.query, item.candidates, k);
+    outcomes.push({ query: item.query, expected: item.expected, ...scoredAnswer(result), latencyMs: performance.now() - started, result });
     onProgress?.(index + 1, cases.length);
   }
   return outcomes;
