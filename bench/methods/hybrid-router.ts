@@ -1,6 +1,7 @@
+import { EVAL_K } from "../../src/eval/metrics.js";
 import { routeCase, scoredAnswer } from "../../src/eval/run-cases.js";
 import { createRouter, type RouterOptions } from "../../src/route/router.js";
-import { RANKED_LIMIT, type MethodAnswer, type RoutingMethod } from "./routing-method.js";
+import type { MethodAnswer, RoutingMethod } from "./routing-method.js";
 
 /** (d-g) The router itself over an index, with whatever fusion and reranker the options give it. */
 export async function hybridRouter(options: RouterOptions): Promise<RoutingMethod> {
@@ -10,7 +11,7 @@ export async function hybridRouter(options: RouterOptions): Promise<RoutingMetho
     async route(query: string, candidates?: string[]): Promise<MethodAnswer> {
       // The router refuses an empty message (a 400 over HTTP); for a benchmark that is an abstention.
       if (query.trim() === "") return { ranked: [], confidence: 0, decision: "none", selected: [], embedMs: 0 };
-      const result = await routeCase(router, query, candidates, RANKED_LIMIT);
+      const result = await routeCase(router, query, candidates, EVAL_K);
       return { ...scoredAnswer(result), embedMs: result.timing_ms.embed };
     },
     close: () => router.close(),

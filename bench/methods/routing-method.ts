@@ -2,7 +2,7 @@ import type { Decision } from "../../src/route/types.js";
 
 /** What one method answered for a query: ranked skills, its decision, and how much of the time went to embedding. */
 export interface MethodAnswer {
-  /** Skill names, best first (at most 10). */
+  /** Skill names, best first (at most EVAL_K). */
   ranked: string[];
   /** The best candidate's calibrated confidence; 0 for methods that have none (see `calibrated`). */
   confidence: number;
@@ -20,6 +20,3 @@ export interface RoutingMethod {
   route(query: string, candidates?: string[]): Promise<MethodAnswer>;
   close(): Promise<void>;
 }
-
-/** Ranked candidates a method returns: enough for recall@3 and MRR@10. */
-export const RANKED_LIMIT = 10;

@@ -4,7 +4,7 @@ import { createRouter } from "../route/router.js";
 import { readEvalFile } from "./eval-file.js";
 import { indexEvalSet } from "./eval-index.js";
 import type { EvalCase } from "./eval-set.js";
-import { computeMetrics, type EvalMetrics } from "./metrics.js";
+import { computeMetrics, EVAL_K, type EvalMetrics } from "./metrics.js";
 import { runCases, type CaseOutcome } from "./run-cases.js";
 import { splitCases, type SplitOptions } from "./split.js";
 import { triggerCases } from "./trigger-eval.js";
@@ -40,9 +40,6 @@ export interface EvalReport {
   routedElsewhere: number | null;
   outcomes: CaseOutcome[];
 }
-
-/** Ranked candidates kept per case: recall@3 needs 3, MRR is computed over these (MRR@10). */
-export const EVAL_K = 10;
 
 /** Routes an eval file's cases (one split of them) and measures the answers. */
 export async function evaluateFile(options: EvaluateOptions): Promise<EvalReport> {

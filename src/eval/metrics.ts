@@ -23,6 +23,9 @@ export interface EvalMetrics {
   latencyMs: { p50: number; p95: number; p99: number };
 }
 
+/** Ranked candidates kept per case, by `router eval` and every bench method: recall@3 needs 3, MRR is computed over these (MRR@10). */
+export const EVAL_K = 10;
+
 const ECE_BINS = 10;
 
 export function computeMetrics(outcomes: ScoredOutcome[]): EvalMetrics {
