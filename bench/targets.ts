@@ -5,7 +5,7 @@ import type { BenchResults } from "./results-store.js";
 
 export const TARGETS_HEADING = "## Issue 5 targets";
 
-export interface TargetCheck {
+interface TargetCheck {
   target: string;
   measured: string;
   /** null: the part that measures it has not run yet. */
@@ -17,7 +17,7 @@ export interface TargetCheck {
 const HTTP_SKILLS = 1000;
 
 /** The issue-5 targets, each checked against the latest figures of the part that measures it. */
-export function checkTargets(results: BenchResults): TargetCheck[] {
+function checkTargets(results: BenchResults): TargetCheck[] {
   const metatool = results.accuracy?.datasets.find((dataset) => dataset.name === "metatool");
   const metricsOf = (id: "e" | "g") => metatool?.methods.find((method) => method.id === id)?.metrics;
   const [e, g] = [metricsOf("e"), metricsOf("g")];

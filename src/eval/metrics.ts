@@ -56,7 +56,7 @@ function share<T>(items: T[], test: (item: T) => boolean): number {
 }
 
 /** Mean |confidence - accuracy| over equal-width confidence bins, weighted by bin size. */
-export function expectedCalibrationError(points: { confidence: number; right: boolean }[]): number {
+function expectedCalibrationError(points: { confidence: number; right: boolean }[]): number {
   const bins = Array.from({ length: ECE_BINS }, () => ({ count: 0, confidence: 0, right: 0 }));
   for (const point of points) {
     const bin = bins[Math.min(ECE_BINS - 1, Math.floor(point.confidence * ECE_BINS))]!;

@@ -19,7 +19,7 @@ export function splitCases<T extends { query: string }>(cases: T[], options: Spl
   return { train, test };
 }
 
-export function isTestCase(query: string, options: SplitOptions): boolean {
+function isTestCase(query: string, options: SplitOptions): boolean {
   const hash = createHash("sha256").update(`${options.seed}\u0000${query}`).digest();
   return hash.readUInt32BE(0) / 0x1_0000_0000 < options.testFraction;
 }
