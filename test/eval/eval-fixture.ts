@@ -63,10 +63,9 @@ export const FIXTURE_CASES: { query: string; expected: string | null; candidates
   { query: "how many legs does a spider have", expected: null, candidates: ["recipe-finder", "weather-forecast"] },
 ];
 
-/** Writes the eval set; `withExamples: false` leaves out the skills' example queries. */
-export function writeEvalSet(dir: string, options: { withExamples?: boolean; name?: string } = {}): string {
-  const skills = FIXTURE_SKILLS.map(({ queries, ...skill }) => (options.withExamples === false ? skill : { ...skill, queries }));
-  return writeFile(path.join(dir, `${options.name ?? "fixture"}.json`), JSON.stringify({ name: "fixture", skills, cases: FIXTURE_CASES }, null, 2));
+/** Writes the eval set, skills with their example queries, as fixture.json. */
+export function writeEvalSet(dir: string): string {
+  return writeFile(path.join(dir, "fixture.json"), JSON.stringify({ name: "fixture", skills: FIXTURE_SKILLS, cases: FIXTURE_CASES }, null, 2));
 }
 
 /** A skill-creator trigger-eval file about pdf-extract. */
