@@ -76,7 +76,8 @@ export function evalCommand(): Command {
         splitOptions: { testFraction: options.testFraction, seed: options.seed },
         onIndexProgress: (event) => indexing.update(event.done, event.total, event.stage),
         onCaseProgress: (done, total) => {
-          indexing.finish();
+          // Indexing is over once cases route: clear its line once, not before every case (that would blank the routing line).
+          if (done === 1) indexing.finish();
           routing.update(done, total);
         },
       });
