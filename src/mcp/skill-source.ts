@@ -13,7 +13,7 @@ export interface SkillSource {
   close(): Promise<void>;
 }
 
-/** Routes in this process; picks up a new index version written by `router index` before each call. */
+/** Routes in this process; before each call, a stat of the index picks up a new version written by `router index`. */
 export async function localSkillSource(db: string): Promise<SkillSource> {
   const router = await createRouter({ db });
   return {

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { createError } from "../errors.js";
 import { createReranker } from "../models/create-reranker.js";
 import type { Reranker } from "../models/embedder.js";
@@ -42,7 +43,10 @@ export interface Router {
   candidates(query: string, options?: RouteOptions): Promise<ScoredCandidates>;
   skills(): SkillSummary[];
   skill(name: string): Skill | undefined;
-  /** Reloads the index when another process has written a new version; true when it did. */
+  /**
+   * Reloads the index when another process has written a new version; true when it did. Only a stat when the file
+   * has not changed, so call it as often as you like; a version that fails to load is tried again once the file changes again.
+   */
   refresh(): boolean;
   status(): RouterStatus;
   close(): Promise<void>;
@@ -90,6 +94,8 @@ const CONTEXT_WEIGHT = 0.3;
 const CONTEXT_MESSAGES = 3;
 
 export async function createRouter(options: RouterOptions): Promise<Router> {
+  // Taken before the first read, so a version committed while loading is still noticed.
+  let seenFile = fileSignature(options.db);
   const snapshot = openSnapshot(options.db);
   let state: RouteState;
   let encoder: QueryEncoder;
@@ -123,6 +129,9 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
     skills: () => listSkills(state.db),
     skill: (name) => getSkill(state.db, name),
     refresh() {
+      const signature = fileSignature(options.db);
+      if (signature === seenFile) return false;
+      seenFile = signature;
       // Loading is synchronous, so no request runs between building the new state and swapping it in.
       const next = openSnapshot(options.db);
       try {
@@ -174,6 +183,16 @@ function openSnapshot(file: string): { db: IndexDatabase; stamp: string } {
     db.close();
     throw asIndexError(error, file);
   }
+}
+
+/** The index file and its WAL as stat sees them: a commit by `router index` or `router fit` always changes the WAL's size or time. */
+function fileSignature(file: string): string {
+  return [file, `${file}-wal`]
+    .map((part) => {
+      const stat = statSync(part, { throwIfNoEntry: false });
+      return stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}` : "-";
+    })
+    .join("|");
 }
 
 function buildState({ db, stamp }: { db: IndexDatabase; stamp: string }, fusion: FusionParams | undefined): RouteState {

@@ -64,10 +64,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     );
   });
 
-  const reloader = createIndexReloader(settings.db, slot, metrics, logger);
+  const reloader = createIndexReloader(slot, metrics, logger);
   let encoder: QueryEncoder | undefined;
   const load = async (): Promise<void> => {
-    const signature = reloader.remember();
     try {
       const modelStarted = performance.now();
       encoder = options.router?.queryEncoder ? undefined : await createQueryEncoder({ indexEmbedder: indexEmbedder(settings.db) });
@@ -76,7 +75,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const router = await createRouter({ db: settings.db, ...options.router, ...(encoder ? { queryEncoder: encoder } : {}) });
       const status = router.status();
       recordIndex(metrics, status, (performance.now() - indexStarted) / 1000);
-      reloader.loaded(signature);
       slot.router = router;
       logger.info({ event: "ready", index_version: status.indexVersion, skills: status.skills, vectors: status.vectors, embedder: status.embedder, reranker: status.reranker, fusion: status.fusion, model_load_ms: Math.round((indexStarted - modelStarted)) }, "ready");
     } catch (error) {
