@@ -9,12 +9,7 @@ export function upsertManifest(db: IndexDatabase, skillId: string, contentHash: 
 }
 
 /** Every stored manifest by skill id. */
-export function readManifests(db: IndexDatabase): Map<string, StoredManifest & { contentHash: string }> {
-  const rows = db.prepare("SELECT skill_id AS skillId, source, content_hash AS contentHash, manifest FROM manifests").all() as {
-    skillId: string;
-    source: ManifestSource;
-    contentHash: string;
-    manifest: string;
-  }[];
-  return new Map(rows.map((row) => [row.skillId, { source: row.source, contentHash: row.contentHash, manifest: JSON.parse(row.manifest) as Manifest }]));
+export function readManifests(db: IndexDatabase): Map<string, StoredManifest> {
+  const rows = db.prepare("SELECT skill_id AS skillId, source, manifest FROM manifests").all() as { skillId: string; source: ManifestSource; manifest: string }[];
+  return new Map(rows.map((row) => [row.skillId, { source: row.source, manifest: JSON.parse(row.manifest) as Manifest }]));
 }
