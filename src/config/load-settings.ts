@@ -44,7 +44,7 @@ export function loadSettings({ flags = {}, env = process.env }: SettingInputs = 
 }
 
 /** A JSON or YAML file of settings by name; relative paths in it are relative to the file. */
-export function readConfigFile(file: string): Partial<Settings> {
+function readConfigFile(file: string): Partial<Settings> {
   let text: string;
   try {
     text = readFileSync(file, "utf8");

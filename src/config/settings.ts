@@ -57,12 +57,10 @@ export interface SettingInfo {
   kind: SettingKind;
   description: string;
   secret?: boolean;
-  /** Resolved against the config file's folder when given there as a relative path. */
-  path?: boolean;
 }
 
 export const SETTINGS: Record<SettingKey, SettingInfo> = {
-  db: { env: "ROUTER_DB", flag: "--db <file>", kind: "string", path: true, description: "index file" },
+  db: { env: "ROUTER_DB", flag: "--db <file>", kind: "string", description: "index file" },
   host: { env: "ROUTER_HOST", flag: "--host <host>", kind: "string", description: "address to bind (loopback unless you mean otherwise)" },
   port: { env: "ROUTER_PORT", flag: "--port <port>", kind: "integer", description: "port to listen on (0 picks a free one)" },
   apiKey: { env: "ROUTER_API_KEY", kind: "string", secret: true, description: "require Authorization: Bearer <key> on every endpoint but /healthz" },
@@ -72,7 +70,7 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
   requestTimeoutMs: { env: "ROUTER_REQUEST_TIMEOUT_MS", flag: "--request-timeout-ms <ms>", kind: "integer", description: "longest a request may take before it is answered 503 REQUEST_TIMEOUT" },
   shutdownGraceMs: { env: "ROUTER_SHUTDOWN_GRACE_MS", flag: "--shutdown-grace-ms <ms>", kind: "integer", description: "how long SIGTERM waits for in-flight requests" },
   reloadIntervalMs: { env: "ROUTER_RELOAD_INTERVAL_MS", flag: "--reload-interval-ms <ms>", kind: "integer", description: "how often to look for a new index version (0: never)" },
-  watch: { env: "ROUTER_WATCH", flag: "--watch <dir...>", kind: "list", path: true, description: "skill folders to index at start and re-index when they change" },
+  watch: { env: "ROUTER_WATCH", flag: "--watch <dir...>", kind: "list", description: "skill folders to index at start and re-index when they change" },
   watchDebounceMs: { env: "ROUTER_WATCH_DEBOUNCE_MS", flag: "--watch-debounce-ms <ms>", kind: "integer", description: "quiet time after a change before re-indexing" },
   logLevel: { env: "ROUTER_LOG_LEVEL", flag: "--log-level <level>", kind: "string", description: `log level: ${LOG_LEVELS.join(", ")}` },
   decisionLog: { env: "ROUTER_DECISION_LOG", flag: "--decision-log <mode>", kind: "string", description: `per-route log line: ${DECISION_LOG_MODES.join(", ")} (hash logs the query's sha256)` },
