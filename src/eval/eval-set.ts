@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { createError } from "../errors.js";
-import { readJsonFile } from "./read-json-file.js";
+import { parseJsonAs, readJsonFile } from "./read-json-file.js";
 
 /** The labelled evaluation-set format of ../shared/eval (see its README.md). */
 const evalSetSchema = z.object({
@@ -18,10 +17,5 @@ export function readEvalSet(file: string): EvalSet {
 }
 
 export function parseEvalSet(json: unknown, file: string): EvalSet {
-  const parsed = evalSetSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw createError("INVALID_ARGUMENT", `${file} is not an eval set: ${issue.path.join(".")}: ${issue.message}`, { file });
-  }
-  return parsed.data;
+  return parseJsonAs(evalSetSchema, json, file, "an eval set");
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { createError } from "../errors.js";
 import type { EvalCase } from "./eval-set.js";
+import { parseJsonAs } from "./read-json-file.js";
 
 /** Anthropic skill-creator's `evals/trigger-evals.json`: queries that should, or should not, trigger one skill. */
 const triggerEvalSchema = z.array(z.object({ query: z.string().min(1), should_trigger: z.boolean() }));
@@ -13,12 +13,7 @@ export function isTriggerEval(json: unknown): boolean {
 
 /** Parses a trigger-eval file's JSON; errors name the file and the first problem. */
 export function parseTriggerEval(json: unknown, file: string): TriggerEval {
-  const parsed = triggerEvalSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw createError("INVALID_ARGUMENT", `${file} is not a trigger-eval file: ${issue.path.join(".")}: ${issue.message}`, { file });
-  }
-  return parsed.data;
+  return parseJsonAs(triggerEvalSchema, json, file, "a trigger-eval file");
 }
 
 /** should_trigger true -> expected = the skill; false -> expected = null (must not trigger THAT skill, see trigger-view.ts). */
