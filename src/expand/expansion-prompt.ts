@@ -14,7 +14,7 @@ const NEIGHBOURS = 5;
 // Raise when the user message's layout changes; the system prompt and schema are hashed into the version anyway.
 const TEMPLATE_REVISION = 1;
 
-export const SYSTEM_PROMPT = `You write routing manifests for a skill router. An AI agent has many installed skills (instruction folders or callable tools). Before the agent's model runs, the router compares the user's message with every skill's manifest and decides which skill to load, or none. The manifest is what the router knows about a skill besides its description, so write the words real users type.
+const SYSTEM_PROMPT = `You write routing manifests for a skill router. An AI agent has many installed skills (instruction folders or callable tools). Before the agent's model runs, the router compares the user's message with every skill's manifest and decides which skill to load, or none. The manifest is what the router knows about a skill besides its description, so write the words real users type.
 
 Reply with one JSON object and nothing else, with exactly these fields:
 - "queries": 20 distinct requests this skill should handle, written as real users type them. Vary length (3 to 30 words), tone and form: questions, commands, problem reports, pasted error messages. At least 8 must not name the skill, its tool or its product.
@@ -64,7 +64,7 @@ export function expansionMessages(subject: ExpansionSubject, finder: NeighbourFi
  * A long body shortened where it matters least for routing: code blocks go first, then each section keeps its
  * heading and opening lines, so the outline of the whole skill survives.
  */
-export function trimBody(body: string, limit: number): string {
+function trimBody(body: string, limit: number): string {
   const prose = body
     .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "[code example omitted]")
     .replace(/\n{3,}/g, "\n\n")

@@ -14,7 +14,7 @@ export function readCompletion(completion: Pick<ChatCompletion, "choices">): Man
 }
 
 /** The text of an answer read as a manifest: JSON (fences and chatter around it tolerated), tidied, then sized. */
-export function readManifestContent(content: string): ManifestAnswer {
+function readManifestContent(content: string): ManifestAnswer {
   const text = content.trim();
   if (text === "") return { ok: false, problem: "empty answer" };
   const value = parseJsonObject(text);

@@ -33,7 +33,7 @@ export interface StoredManifest {
 }
 
 // What an LLM must deliver, after repeats are removed: the sizes, with some slack below the asked-for counts.
-export const MANIFEST_SIZES = {
+const MANIFEST_SIZES = {
   queries: { min: 10, max: 25 },
   keywords: { min: 5, max: 25 },
   phrases: { min: 3, max: 15 },

@@ -9,7 +9,7 @@ export function splitSentences(text: string): string[] {
 }
 
 /** `**bold**`, `_em_`, `` `code` `` and [links](url) reduced to their words. */
-export function stripInlineMarkdown(text: string): string {
+function stripInlineMarkdown(text: string): string {
   return text
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/(\*\*|__)(.+?)\1/g, "$2")

@@ -9,8 +9,6 @@ import { createMiniLmEmbedder } from "./minilm-embedder.js";
 import { pullModel } from "./pull-model.js";
 import { createUseLiteEmbedder, USE_LITE } from "./use-lite-embedder.js";
 
-export type { EmbedderChoice } from "./model-settings.js";
-
 export interface EmbedderOptions extends Partial<ModelSettings> {
   /**
    * The embedder id recorded in an index (its meta `embedder`). The embedder that made those vectors is
