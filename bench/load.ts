@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { runIndex } from "../src/indexer/run-index.js";
 import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
+import { replaceSections } from "./results-file.js";
 
 const CORPUS = path.resolve("../shared/corpus/skills");
 const EVAL_SETS = ["clinc150.json", "metatool.json", "bfcl.json"].map((file) => path.resolve("../shared/eval", file));
@@ -233,15 +234,6 @@ function section(runs: LoadRun[], soak: LoadRun | undefined, context: { skills: 
   ].join("\n");
 }
 
-/** Replaces the "## Load" section of RESULTS.md, or appends it; every other section stays as it was. */
-function writeSection(text: string): void {
-  const current = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "# Benchmark results\n";
-  const start = current.search(/^## Load$/m);
-  if (start < 0) return writeFileSync(RESULTS, `${current.trimEnd()}\n\n${text}`);
-  const next = current.slice(start + 1).search(/^## /m);
-  writeFileSync(RESULTS, `${current.slice(0, start)}${text}${next < 0 ? "" : `\n${current.slice(start + 1 + next)}`}`);
-}
-
 const db = await ensureIndex();
 if (!args.prepare) {
   execFileSync("npm", ["run", "build", "--silent"], { stdio: "inherit" });
@@ -265,6 +257,6 @@ if (!args.prepare) {
   const command = `npx tsx bench/load.ts --duration ${seconds} --connections ${connections} --runs ${args.runs}${soakSeconds > 0 ? ` --soak ${soakSeconds}` : ""}`;
   const text = section(runs, soak, { skills: runs[0]!.skills, embedder: runs[0]!.embedder, connections, seconds, soakSeconds, queries: queries.length, command });
   process.stdout.write(text);
-  if (!args["no-write"]) writeSection(text);
+  if (!args["no-write"]) replaceSections(RESULTS, [{ heading: "## Load", text }]);
   if ([...runs, ...(soak ? [soak] : [])].some((run) => run.errors + run.non2xx > 0)) process.exitCode = 1;
 }
