@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { readEvalSet } from "../src/eval/eval-set.js";
 import { runIndex } from "../src/indexer/run-index.js";
 import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
 import { replaceSections } from "./results-file.js";
@@ -57,8 +58,8 @@ async function ensureIndex(): Promise<string> {
 /** Real user messages from the eval sets that the API accepts, distinct, in a fixed shuffled order: most requests miss the query cache. */
 function loadQueries(): string[] {
   const queries = new Set<string>();
-  for (const file of EVAL_SETS) for (const item of (JSON.parse(readFileSync(file, "utf8")) as { cases: { query: string }[] }).cases) queries.add(item.query);
-  const list = [...queries].filter((query) => query.trim() !== "" && query.length <= MAX_QUERY_CHARS);
+  for (const file of EVAL_SETS) for (const item of readEvalSet(file).cases) queries.add(item.query);
+  const list = [...queries].filter((query) => query.length <= MAX_QUERY_CHARS);
   let seed = 42;
   for (let i = list.length - 1; i > 0; i--) {
     seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
