@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { startScriptedServer, type Scripted } from "../integrations/scripted-server.js";
 
 /** What the scripted server answers to one request. */
 export type ScriptedReply =
@@ -23,54 +22,36 @@ export interface ChatServer {
 }
 
 /**
- * A real HTTP server on an ephemeral loopback port speaking the OpenAI chat-completions protocol, answering
- * each request with what `reply` returns for it (the request and its 0-based number).
+ * The scripted server speaking the OpenAI chat-completions protocol, answering each request with what
+ * `reply` returns for it (the request and its 0-based number among chat-completions requests).
  */
 export async function startChatServer(reply: (request: ChatRequest, index: number) => ScriptedReply): Promise<ChatServer> {
   const requests: ChatRequest[] = [];
-  const hanging = new Set<ServerResponse>();
-  const server: Server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-    incoming.on("end", () => {
-      if (incoming.method !== "POST" || !incoming.url?.endsWith("/chat/completions")) {
-        response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
-        return;
-      }
-      const request = { body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequest["body"] };
-      const scripted = reply(request, requests.length);
-      requests.push(request);
-      if ("hang" in scripted) {
-        hanging.add(response);
-        return;
-      }
-      if ("status" in scripted) {
-        response.writeHead(scripted.status, { "content-type": "application/json", ...scripted.headers }).end(JSON.stringify({ error: { message: scripted.error, type: "scripted" } }));
-        return;
-      }
-      response.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({
-          id: `chatcmpl-${requests.length}`,
-          object: "chat.completion",
-          created: 0,
-          model: request.body.model,
-          choices: [{ index: 0, message: { role: "assistant", content: scripted.content, refusal: null }, finish_reason: scripted.finishReason ?? "stop" }],
-          usage: { prompt_tokens: scripted.usage?.prompt ?? 100, completion_tokens: scripted.usage?.completion ?? 50, total_tokens: (scripted.usage?.prompt ?? 100) + (scripted.usage?.completion ?? 50) },
-        }),
-      );
-    });
+  const server = await startScriptedServer(({ method, url, body }) => {
+    if (method !== "POST" || !url.endsWith("/chat/completions")) return { status: 404, body: JSON.stringify({ error: { message: "not found" } }) };
+    const request = { body: JSON.parse(body) as ChatRequest["body"] };
+    const scripted = reply(request, requests.length);
+    requests.push(request);
+    return asHttp(scripted, request, requests.length);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  return { url: `${server.url}/v1`, requests, close: () => server.close() };
+}
+
+function asHttp(scripted: ScriptedReply, request: ChatRequest, number: number): Scripted {
+  if ("hang" in scripted) return "hang";
+  if ("status" in scripted) return { status: scripted.status, headers: scripted.headers, body: JSON.stringify({ error: { message: scripted.error, type: "scripted" } }) };
+  const prompt = scripted.usage?.prompt ?? 100;
+  const completion = scripted.usage?.completion ?? 50;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        for (const response of hanging) response.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    status: 200,
+    body: JSON.stringify({
+      id: `chatcmpl-${number}`,
+      object: "chat.completion",
+      created: 0,
+      model: request.body.model,
+      choices: [{ index: 0, message: { role: "assistant", content: scripted.content, refusal: null }, finish_reason: scripted.finishReason ?? "stop" }],
+      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    }),
   };
 }
 
