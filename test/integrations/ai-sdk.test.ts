@@ -6,8 +6,9 @@ import { createRouterClient } from "../../src/client/index.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { routerToolSearch } from "../../examples/ai-sdk/routed-tools.js";
 import { CLI } from "../helpers/cli.js";
+import { closedEndpoint } from "../helpers/mock-hub.js";
 import { runProcess } from "./run-process.js";
-import { closedPort, startScriptedServer, type Scripted, type ScriptedServer, type SeenRequest } from "./scripted-server.js";
+import { startScriptedServer, type Scripted, type ScriptedServer, type SeenRequest } from "./scripted-server.js";
 import { TSX } from "./tsx.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "ai-sdk-"));
@@ -83,7 +84,7 @@ describe("examples/ai-sdk", () => {
 
   it("offers every tool when the router is down, so the agent still works", async () => {
     const before = llm.seen.length;
-    const result = await runAgent("will it rain in Lisbon today?", `http://127.0.0.1:${await closedPort()}`);
+    const result = await runAgent("will it rain in Lisbon today?", await closedEndpoint());
     expect(result.code, result.stderr).toBe(0);
     expect(offeredTools(llm.seen[before]!)).toEqual(["convert_currency", "create_calendar_event", "get_current_weather", "send_email"]);
   });

@@ -7,8 +7,9 @@ import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { CLI } from "../helpers/cli.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
+import { closedEndpoint } from "../helpers/mock-hub.js";
 import { binShims } from "./bin-shims.js";
-import { closedPort, startScriptedServer } from "./scripted-server.js";
+import { startScriptedServer } from "./scripted-server.js";
 import { runProcess } from "./run-process.js";
 
 const HOOK = path.resolve("dist/cli/hook-main.js");
@@ -63,7 +64,7 @@ describe("router-hook claude-code", () => {
   });
 
   it("lets the prompt through when the router is down or hangs, within the timeout", async () => {
-    const down = await runHook(hookInput("my pod keeps restarting"), [], { ROUTER_URL: `http://127.0.0.1:${await closedPort()}` });
+    const down = await runHook(hookInput("my pod keeps restarting"), [], { ROUTER_URL: await closedEndpoint() });
     expect([down.code, down.stdout]).toEqual([0, ""]);
     expect(down.stderr).toContain("router_unavailable (ROUTER_UNREACHABLE");
     const silent = await startScriptedServer(() => "hang");

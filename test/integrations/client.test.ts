@@ -5,7 +5,8 @@ import path from "node:path";
 import { createRouterClient, RouterClientError, type RouteOutcome } from "../../src/client/index.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
-import { closedPort, startScriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { closedEndpoint } from "../helpers/mock-hub.js";
+import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "client-"));
 let server: RunningServer;
@@ -62,7 +63,7 @@ describe("when the router cannot answer", () => {
       attempts++;
       return fetch(input, init);
     };
-    const client = createRouterClient({ url: `http://127.0.0.1:${await closedPort()}`, retries: 2, timeoutMs: 5000, fetch: counting });
+    const client = createRouterClient({ url: await closedEndpoint(), retries: 2, timeoutMs: 5000, fetch: counting });
     const started = Date.now();
     const outcome: RouteOutcome = await client.route("my pod keeps restarting");
     expect(outcome).toMatchObject({ decision: "none", reason: "router_unavailable", error: { code: "ROUTER_UNREACHABLE", message: expect.stringContaining("ECONNREFUSED") } });

@@ -6,9 +6,9 @@ import { createRouterClient } from "../../src/client/index.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
+import { closedEndpoint } from "../helpers/mock-hub.js";
 import { binShims } from "./bin-shims.js";
 import { runProcess } from "./run-process.js";
-import { closedPort } from "./scripted-server.js";
 import { TSX } from "./tsx.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "examples-"));
@@ -39,7 +39,7 @@ describe("examples", () => {
     const routed = await runExample("examples/fetch.ts", "my pod keeps restarting with CrashLoopBackOff", server.url);
     const system: string = JSON.parse(routed.stdout).messages[0].content;
     expect(system).toMatch(/^You are a helpful assistant\.\n\nFollow the skill "k8s-debug":\n\n# Kubernetes debugging/);
-    const down = await runExample("examples/fetch.ts", "my pod keeps restarting", `http://127.0.0.1:${await closedPort()}`);
+    const down = await runExample("examples/fetch.ts", "my pod keeps restarting", await closedEndpoint());
     expect([down.code, JSON.parse(down.stdout).messages[0].content]).toEqual([0, "You are a helpful assistant."]);
   });
 
@@ -48,7 +48,7 @@ describe("examples", () => {
     expect(routed.stdout).toMatch(/^inject k8s-debug \(confidence 0\.\d\d, \d+ tokens\)\n# Kubernetes debugging/);
     const none = await runExample("examples/client.ts", "what is the capital of France?", server.url);
     expect(none.stdout).toMatch(/^no skill fits \(below_threshold\); closest was/);
-    const down = await runExample("examples/client.ts", "my pod keeps restarting", `http://127.0.0.1:${await closedPort()}`);
+    const down = await runExample("examples/client.ts", "my pod keeps restarting", await closedEndpoint());
     expect([down.code, down.stdout]).toEqual([0, "no skill (router_unavailable: ROUTER_UNREACHABLE); answering without one\n"]);
   });
 });

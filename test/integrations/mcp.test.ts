@@ -9,9 +9,9 @@ import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { CLI } from "../helpers/cli.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
+import { closedEndpoint } from "../helpers/mock-hub.js";
 import { binShims } from "./bin-shims.js";
 import { runProcess } from "./run-process.js";
-import { closedPort } from "./scripted-server.js";
 import { TSX } from "./tsx.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "mcp-"));
@@ -143,7 +143,7 @@ describe("router mcp --url", () => {
   });
 
   it("turns an unreachable router into a tool error", async () => {
-    const remote = await connect(["--url", `http://127.0.0.1:${await closedPort()}`]);
+    const remote = await connect(["--url", await closedEndpoint()]);
     try {
       const result = await call(remote, "find_skill", { query: "my pod keeps restarting" });
       expect(result.isError).toBe(true);

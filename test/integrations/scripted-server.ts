@@ -55,12 +55,3 @@ export async function startScriptedServer(script: (request: SeenRequest, index: 
       }),
   };
 }
-
-/** A loopback port nothing listens on: bound once, then released. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
