@@ -1,25 +1,19 @@
-import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openIndexForRead } from "../../src/store/database.js";
 import { readManifests } from "../../src/store/manifest-rows.js";
 import { getSkill } from "../../src/store/skill-rows.js";
-import { CLI, type CliResult } from "../helpers/cli.js";
+import type { CliResult } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 import { writeZip } from "../helpers/zip.js";
+import { runCliAsync } from "../models/run-cli-async.js";
 import { goodManifestFor, startChatServer, type ChatServer } from "./chat-server.js";
 
 // The CLI runs in a child process while the scripted server answers in this one: spawnSync would block it.
+// No LLM from the caller's environment: each test configures its own.
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ROUTER_LLM_MODEL: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+  return runCliAsync(args, { ROUTER_LLM_MODEL: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "", ...env });
 }
 
 function storedManifest(db: string, name: string): { source: string; queries: string[] } {
