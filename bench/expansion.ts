@@ -3,10 +3,9 @@
 // example queries. Usage: npx tsx bench/expansion.ts [eval-set.json...] [--no-write]
 // (default: ../shared/eval/metatool-noexamples.json ../shared/eval/bfcl.json; writes bench/RESULTS.md "## Expansion")
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { ExpansionSubject } from "../src/expand/expansion-subject.js";
 import { heuristicManifest } from "../src/expand/heuristic-expander.js";
 import type { Manifest } from "../src/expand/manifest.js";
@@ -14,8 +13,9 @@ import { skillTexts } from "../src/indexer/skill-texts.js";
 import { createEmbedder } from "../src/models/create-embedder.js";
 import { evalSetParser } from "../src/skills/eval-set.js";
 import { plainBm25 } from "./plain-bm25.js";
+import { replaceSections } from "./results-file.js";
 
-export type EmbedTexts = (texts: string[]) => Promise<Float32Array[]>;
+type EmbedTexts = (texts: string[]) => Promise<Float32Array[]>;
 
 interface EvalCase {
   query: string;
@@ -23,7 +23,7 @@ interface EvalCase {
   candidates?: string[];
 }
 
-export interface ExpansionFigures {
+interface ExpansionFigures {
   set: string;
   skills: number;
   cases: number;
@@ -37,7 +37,7 @@ const DEFAULT_SETS = ["../shared/eval/metatool-noexamples.json", "../shared/eval
 const SECTION = "## Expansion";
 
 /** Top-1 accuracy of the four retrievers on one eval set's in-scope cases (restricted to `candidates` when given). */
-export async function measureExpansion(file: string, embed: EmbedTexts): Promise<ExpansionFigures> {
+async function measureExpansion(file: string, embed: EmbedTexts): Promise<ExpansionFigures> {
   const text = readFileSync(file, "utf8");
   const parsed = evalSetParser.parse({ path: file, text, folderName: path.basename(path.dirname(file)), files: [] });
   // Example queries would stand in for a manifest: measure what the heuristic makes from the skill alone.
@@ -106,7 +106,7 @@ function percent(value: number): string {
 }
 
 /** The "## Expansion" section: the table plus how, where and on what it was measured. */
-export function expansionSection(figures: ExpansionFigures[], embedderId: string, command: string): string {
+function expansionSection(figures: ExpansionFigures[], embedderId: string, command: string): string {
   const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
   const dirty = execFileSync("git", ["status", "--porcelain", "--", "src/expand", "bench/expansion.ts", "bench/plain-bm25.ts"], { encoding: "utf8" }).trim() !== "";
   const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
@@ -132,32 +132,16 @@ export function expansionSection(figures: ExpansionFigures[], embedderId: string
   ].join("\n");
 }
 
-/** Replaces (or appends) the "## Expansion" section of RESULTS.md, leaving every other section as it was. */
-export function writeSection(file: string, section: string): void {
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmark results\n";
-  const start = current.indexOf(`\n${SECTION}\n`);
-  if (start === -1) {
-    writeFileSync(file, `${current.trimEnd()}\n\n${section}`);
-    return;
-  }
-  const next = current.indexOf("\n## ", start + SECTION.length + 1);
-  writeFileSync(file, `${current.slice(0, start + 1)}${section}${next === -1 ? "" : `\n${current.slice(next + 1)}`}`);
+const args = process.argv.slice(2);
+const sets = args.filter((arg) => !arg.startsWith("--"));
+const embedder = await createEmbedder();
+const figures: ExpansionFigures[] = [];
+for (const file of sets.length > 0 ? sets : DEFAULT_SETS) {
+  const started = performance.now();
+  figures.push(await measureExpansion(file, (texts) => embedder.embed(texts)));
+  process.stderr.write(`${file}: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 }
-
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const sets = args.filter((arg) => !arg.startsWith("--"));
-  const embedder = await createEmbedder();
-  const figures: ExpansionFigures[] = [];
-  for (const file of sets.length > 0 ? sets : DEFAULT_SETS) {
-    const started = performance.now();
-    figures.push(await measureExpansion(file, (texts) => embedder.embed(texts)));
-    process.stderr.write(`${file}: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-  }
-  await embedder.close();
-  const section = expansionSection(figures, embedder.id, `npx tsx bench/expansion.ts${args.length > 0 ? ` ${args.join(" ")}` : ""}`);
-  process.stdout.write(section);
-  if (!args.includes("--no-write")) writeSection(path.join("bench", "RESULTS.md"), section);
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();
+await embedder.close();
+const section = expansionSection(figures, embedder.id, `npx tsx bench/expansion.ts${args.length > 0 ? ` ${args.join(" ")}` : ""}`);
+process.stdout.write(section);
+if (!args.includes("--no-write")) replaceSections(path.join("bench", "RESULTS.md"), [{ heading: SECTION, text: section }]);
