@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { percentiles } from "../src/eval/metrics.js";
 import { createEmbedder } from "../src/models/create-embedder.js";
 import type { Embedder } from "../src/models/embedder.js";
 import { MODEL_CATALOGUE, modelFolder } from "../src/models/model-catalogue.js";
@@ -137,7 +138,7 @@ for (let round = 0; round < Number(args.rounds); round++) {
 }
 
 const reference = await variants[0]!.embedder.embed(indexTexts.slice(0, 200));
-const baseline = median(variants[0]!.single);
+const baseline = percentiles(variants[0]!.single).p50;
 const rows = [
   "| embedder | how | load (ms) | single p50 (ms) | single p99 (ms) | p50 speed-up vs reference | batch (texts/s) | min cosine vs reference |",
   "|---|---|---|---|---|---|---|---|",
@@ -145,26 +146,19 @@ const rows = [
 for (const item of variants) {
   const vectors = item.embedder.dimension === 512 ? await item.embedder.embed(indexTexts.slice(0, 200)) : undefined;
   const agreement = vectors ? Math.min(...vectors.map((vector, index) => cosine(vector, reference[index]!))).toFixed(6) : "n/a";
-  const throughput = indexTexts.length / (median(item.batchMs) / 1000);
+  const throughput = indexTexts.length / (percentiles(item.batchMs).p50 / 1000);
+  const single = percentiles(item.single);
   rows.push(
-    `| ${item.name} | ${item.note} | ${item.loadMs.toFixed(0)} | ${median(item.single).toFixed(2)} | ${percentile(item.single, 0.99).toFixed(2)} | ${(baseline / median(item.single)).toFixed(1)}x | ${throughput.toFixed(0)} | ${agreement} |`,
+    `| ${item.name} | ${item.note} | ${item.loadMs.toFixed(0)} | ${single.p50.toFixed(2)} | ${single.p99.toFixed(2)} | ${(baseline / single.p50).toFixed(1)}x | ${throughput.toFixed(0)} | ${agreement} |`,
   );
 }
-rows.push(`| USE-lite via createQueryEncoder | worker thread round trip + onnxruntime 1 thread, cache missed | - | ${median(viaWorker).toFixed(2)} | ${percentile(viaWorker, 0.99).toFixed(2)} | ${(baseline / median(viaWorker)).toFixed(1)}x | - | - |`);
+const worker = percentiles(viaWorker);
+rows.push(`| USE-lite via createQueryEncoder | worker thread round trip + onnxruntime 1 thread, cache missed | - | ${worker.p50.toFixed(2)} | ${worker.p99.toFixed(2)} | ${(baseline / worker.p50).toFixed(1)}x | - | - |`);
 console.log(`${queries.length} single queries (MetaTool cases), batch of ${indexTexts.length} index texts (MetaTool descriptions + example queries), ${args.rounds} batch rounds (median)\n`);
 console.log(rows.join("\n"));
-console.log(`\nonnxruntime (1 thread), texts per inference call, length-sorted batches: ${sweep.map((item) => `${item.name}: ${(indexTexts.length / (median(item.batchMs) / 1000)).toFixed(0)} texts/s`).join(", ")}`);
+console.log(`\nonnxruntime (1 thread), texts per inference call, length-sorted batches: ${sweep.map((item) => `${item.name}: ${(indexTexts.length / (percentiles(item.batchMs).p50 / 1000)).toFixed(0)} texts/s`).join(", ")}`);
 for (const item of [...variants, ...sweep]) await item.embedder.close();
 rmSync(tinyModels, { recursive: true, force: true });
-
-function median(values: number[]): number {
-  return percentile(values, 0.5);
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
-}
 
 function cosine(a: Float32Array, b: Float32Array): number {
   let dot = 0;

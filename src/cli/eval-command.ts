@@ -4,10 +4,11 @@ import { evaluateFile, type EvalReport, type SplitChoice } from "../eval/evaluat
 import { listFailures, type Failure } from "../eval/failures.js";
 import { formatFailures, formatGates, formatReport } from "../eval/format-report.js";
 import { checkGates, type GateResult, type Gates } from "../eval/gates.js";
-import { DEFAULT_SPLIT } from "../eval/split.js";
 import { DEFAULT_DB_PATH } from "../store/database.js";
 import { EXIT } from "./exit-codes.js";
+import { parseShare } from "./number-arguments.js";
 import { createProgress } from "./progress.js";
+import { addSplitOptions } from "./split-options.js";
 
 interface EvalCommandOptions extends Gates {
   db?: string;
@@ -41,14 +42,14 @@ Examples:
   router eval evals/trigger-evals.json --skill pdf-extract --db data/router.db --min-accuracy 0.9 --max-false-trigger 0.05`;
 
 export function evalCommand(): Command {
-  return new Command("eval")
-    .description("measure routing on labelled cases: top-1, recall@3, MRR, abstention, false triggers, calibration, latency")
-    .argument("<file>", "an eval set (../shared/eval format) or a skill-creator trigger-eval file")
-    .addOption(new Option("--db <file>", `index to evaluate against (default: the eval set's own skills, else ROUTER_DB or ${DEFAULT_DB_PATH})`))
-    .option("--skill <name>", "the skill a trigger-eval file is about")
-    .addOption(new Option("--split <part>", "which cases: test, train or all (default: test for eval sets, all for trigger evals)").choices(["test", "train", "all"]))
-    .addOption(new Option("--test-fraction <share>", "share of cases in the test split, as given to router fit").default(DEFAULT_SPLIT.testFraction).argParser(parseFraction))
-    .addOption(new Option("--seed <text>", "seed of the train/test split, as given to router fit").default(DEFAULT_SPLIT.seed))
+  return addSplitOptions(
+    new Command("eval")
+      .description("measure routing on labelled cases: top-1, recall@3, MRR, abstention, false triggers, calibration, latency")
+      .argument("<file>", "an eval set (../shared/eval format) or a skill-creator trigger-eval file")
+      .addOption(new Option("--db <file>", `index to evaluate against (default: the eval set's own skills, else ROUTER_DB or ${DEFAULT_DB_PATH})`))
+      .option("--skill <name>", "the skill a trigger-eval file is about")
+      .addOption(new Option("--split <part>", "which cases: test, train or all (default: test for eval sets, all for trigger evals)").choices(["test", "train", "all"])),
+  )
     .addOption(new Option("--cache <dir>", "where indexes of eval sets' skills are kept").default(defaultEvalCacheDir()))
     .option("--json", "print the report (metrics, gates, failures) as JSON")
     .option("--failures", "list every failure with its explanation")
@@ -96,18 +97,6 @@ function textReport(report: EvalReport, gates: GateResult[], failures: Failure[]
 function jsonReport(report: EvalReport, gates: GateResult[], failures: Failure[] | undefined) {
   const { outcomes: _outcomes, ...summary } = report;
   return { ...summary, gates, ...(failures ? { failures } : {}) };
-}
-
-function parseFraction(value: string): number {
-  const number = Number(value);
-  if (!(number > 0 && number < 1)) throw new InvalidArgumentError("must be a number between 0 and 1");
-  return number;
-}
-
-function parseShare(value: string): number {
-  const number = Number(value);
-  if (!(number >= 0 && number <= 1)) throw new InvalidArgumentError("must be a number from 0 to 1");
-  return number;
 }
 
 function parsePositive(value: string): number {

@@ -1,10 +1,12 @@
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import { readEvalSet } from "../eval/eval-set.js";
-import { DEFAULT_SPLIT, splitCases } from "../eval/split.js";
+import { splitCases } from "../eval/split.js";
 import { DEFAULT_MIN_ROUTED } from "../route/fit/fit-fusion.js";
 import { fitIndex, type FitIndexReport } from "../route/fit/fit-index.js";
 import { dbOption } from "./db-option.js";
+import { parseFraction } from "./number-arguments.js";
 import { createProgress } from "./progress.js";
+import { addSplitOptions } from "./split-options.js";
 
 interface FitOptions {
   db: string;
@@ -17,12 +19,12 @@ interface FitOptions {
 }
 
 export function fitCommand(): Command {
-  return new Command("fit")
-    .description("learn the fusion weights, in-scope threshold, margin and per-skill thresholds from labelled cases, and store them in the index")
-    .argument("<eval-set>", "labelled cases in the eval-set format (cases with expected skill names or null)")
-    .addOption(dbOption())
-    .addOption(new Option("--test-fraction <share>", "share of cases held out (by a hash of the query) to report on").default(DEFAULT_SPLIT.testFraction).argParser(parseFraction))
-    .addOption(new Option("--seed <text>", "seed of the train/test split").default(DEFAULT_SPLIT.seed))
+  return addSplitOptions(
+    new Command("fit")
+      .description("learn the fusion weights, in-scope threshold, margin and per-skill thresholds from labelled cases, and store them in the index")
+      .argument("<eval-set>", "labelled cases in the eval-set format (cases with expected skill names or null)")
+      .addOption(dbOption()),
+  )
     .option("--all", "fit on every case (nothing held out, so nothing to report on)")
     .addOption(new Option("--min-routed <share>", "share of in-scope cases that must still be routed; abstention is maximised under it").default(DEFAULT_MIN_ROUTED).argParser(parseFraction))
     .option("--json", "print the report as JSON")
@@ -45,11 +47,6 @@ export function fitCommand(): Command {
     });
 }
 
-function parseFraction(value: string): number {
-  const number = Number(value);
-  if (!(number > 0 && number < 1)) throw new InvalidArgumentError("must be a number between 0 and 1");
-  return number;
-}
 
 function formatReport(report: FitIndexReport, db: string): string {
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { createRouter } from "../route/router.js";
 import type { RankedSkill, RouteResult } from "../route/types.js";
 import { dbOption } from "./db-option.js";
+import { parseShare } from "./number-arguments.js";
 
 interface RouteCommandOptions {
   db: string;
@@ -22,7 +23,7 @@ export function routeCommand(): Command {
     .addOption(dbOption())
     .option("--json", "print the full result as JSON (the same shape as POST /route)")
     .addOption(new Option("-k, --k <n>", "ranked skills to show").default(3).argParser(parsePositiveInteger))
-    .addOption(new Option("--threshold <p>", "in-scope threshold to use instead of the learned one").argParser(parseProbability))
+    .addOption(new Option("--threshold <p>", "in-scope threshold to use instead of the learned one").argParser(parseShare))
     .addOption(new Option("--skills <names>", "route only among these (comma-separated)").argParser(parseList))
     .addOption(new Option("--exclude <names>", "never route to these (comma-separated)").argParser(parseList))
     .addOption(new Option("--context <message>", "an earlier message of the conversation (repeatable, oldest first)").default([]).argParser(collect))
@@ -88,12 +89,6 @@ function truncate(text: string, length: number): string {
 function parsePositiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1 || number > 50) throw new InvalidArgumentError("must be an integer from 1 to 50");
-  return number;
-}
-
-function parseProbability(value: string): number {
-  const number = Number(value);
-  if (!(number >= 0 && number <= 1)) throw new InvalidArgumentError("must be a number from 0 to 1");
   return number;
 }
 

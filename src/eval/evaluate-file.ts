@@ -6,6 +6,7 @@ import { indexEvalSet } from "./eval-index.js";
 import type { EvalCase } from "./eval-set.js";
 import { computeMetrics, EVAL_K, type EvalMetrics } from "./metrics.js";
 import { runCases, type CaseOutcome } from "./run-cases.js";
+import { requireKnownSkills } from "../route/known-skills.js";
 import { splitCases, type SplitOptions } from "./split.js";
 import { triggerCases } from "./trigger-eval.js";
 import { routedElsewhere, triggerView } from "./trigger-view.js";
@@ -87,9 +88,5 @@ function chooseSplit(cases: EvalCase[], split: SplitChoice, options: SplitOption
 /** Expected skills the index does not hold would count as silent misses: name them instead. */
 function checkNames(indexed: string[], cases: EvalCase[], skill: string | null): void {
   const known = new Set(indexed);
-  const wanted = new Set([...(skill ? [skill] : []), ...cases.flatMap((item) => (item.expected === null ? [] : [item.expected]))]);
-  const unknown = [...wanted].filter((name) => !known.has(name));
-  if (unknown.length > 0) {
-    throw createError("UNKNOWN_SKILLS", `Not in the index: ${unknown.slice(0, 20).join(", ")}${unknown.length > 20 ? `, and ${unknown.length - 20} more` : ""}`, { unknown });
-  }
+  requireKnownSkills([...(skill ? [skill] : []), ...cases.flatMap((item) => (item.expected === null ? [] : [item.expected]))], (name) => known.has(name));
 }

@@ -1,6 +1,7 @@
 import type { AbstainExamples } from "../../store/abstain-examples.js";
 import { decide, type DecisionParams, type RankedCandidate } from "../decision.js";
 import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../fusion.js";
+import { routableQuery } from "../query-limit.js";
 import type { Router } from "../router.js";
 import { scoreCandidates, type Scoring } from "../score-candidates.js";
 import { abstainSimilarity, type Evidence } from "../signals.js";
@@ -55,7 +56,7 @@ const SKILL_SHRINKAGE = 20;
 export async function collectSamples(router: Router, cases: LabelledCase[], onProgress?: (done: number, total: number) => void): Promise<FitSample[]> {
   const samples: FitSample[] = [];
   for (const [index, labelled] of cases.entries()) {
-    const scored = await router.candidates(labelled.query, labelled.candidates ? { skills: labelled.candidates } : {});
+    const scored = await router.candidates(routableQuery(labelled.query), labelled.candidates ? { skills: labelled.candidates } : {});
     samples.push({ query: labelled.query, expected: labelled.expected, ...scored });
     onProgress?.(index + 1, cases.length);
   }

@@ -8,6 +8,7 @@ import { DEFAULT_FUSION, writeFusionParams } from "../fusion-params.js";
 import type { FusionParams } from "../fusion.js";
 import type { QueryEncoder } from "../../models/query-encoder.js";
 import { createRouter } from "../router.js";
+import { requireKnownSkills } from "../known-skills.js";
 import { collectSamples, fitFusion } from "./fit-fusion.js";
 
 export interface FitIndexOptions {
@@ -36,8 +37,7 @@ export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport
   let embedder;
   try {
     const known = new Set(router.skills().map((skill) => skill.name));
-    const unknown = [...new Set(options.train.map((item) => item.expected).filter((name): name is string => name !== null && !known.has(name)))];
-    if (unknown.length > 0) throw createError("UNKNOWN_SKILLS", `Expected skills not in the index: ${unknown.slice(0, 20).join(", ")}${unknown.length > 20 ? ", ..." : ""}`, { unknown });
+    requireKnownSkills(options.train.flatMap((item) => (item.expected === null ? [] : [item.expected])), (name) => known.has(name));
     embedder = router.status().embedder;
     const samples = await collectSamples(router, options.train, (done, total) => options.onProgress?.("collect", done, total));
     fitted = fitFusion(samples, { origin: options.origin, embedder, fallback: DEFAULT_FUSION, ...(options.minRouted !== undefined ? { minRouted: options.minRouted } : {}) });
