@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { runIndex, type IndexSummary } from "../indexer/run-index.js";
+import type { EvidenceCalibration } from "../route/fit/calibrate-evidence.js";
 import type { SkillProblem } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
 import { EXIT } from "./exit-codes.js";
@@ -21,7 +22,12 @@ export function indexCommand(): Command {
   return addLlmOptions(command, true).action(
     async (paths: string[], options: LlmOptionValues & { db: string; json?: boolean; strict?: boolean; allowEmpty?: boolean; verbose?: boolean; quiet?: boolean }) => {
       const showProgress = !options.quiet && !options.json;
-      const bars = { read: createProgress("reading", process.stderr, showProgress), expand: createProgress("expanding", process.stderr, showProgress), embed: createProgress("embedding", process.stderr, showProgress) };
+      const bars = {
+        read: createProgress("reading", process.stderr, showProgress),
+        expand: createProgress("expanding", process.stderr, showProgress),
+        embed: createProgress("embedding", process.stderr, showProgress),
+        calibrate: createProgress("calibrating", process.stderr, showProgress),
+      };
       const summary = await runIndex({
         paths,
         db: options.db,
@@ -48,6 +54,7 @@ export function formatSummary(summary: IndexSummary, verbose: boolean): string {
     `  invalid    ${summary.invalid.length}`,
     `  warnings   ${summary.warnings.length}`,
   ];
+  if (summary.calibration) lines.push(...calibrationLines(summary.calibration));
   if (summary.invalid.length > 0) lines.push("", "Invalid (not indexed):", ...problemLines(summary.invalid));
   if (summary.warnings.length > 0) {
     const shown = verbose ? summary.warnings : summary.warnings.slice(0, LISTED_WARNINGS);
@@ -72,6 +79,15 @@ function formatExpansion(summary: IndexSummary): string {
   }
   if (report.fallbacks.length > 0) parts.push(`${report.fallbacks.length} fell back to the heuristic`);
   return parts.join("; ");
+}
+
+/** The label-free calibration in a person's terms: what the index now does when nothing fits. */
+function calibrationLines({ floor, absentRouted, everydayRouted }: EvidenceCalibration): string[] {
+  const percent = (share: number): string => `${Math.round(share * 100)}%`;
+  return [
+    `  evidence   measured on ${floor.samples} requests whose skill was left out: BM25 floor ${floor.bm25.toFixed(2)}, dense floor ${floor.q2qMax.toFixed(2)}`,
+    `             expected: ${percent(1 - absentRouted)} of requests whose skill is missing get none; ${percent(everydayRouted)} of everyday chat routes to a skill`,
+  ];
 }
 
 function problemLines(problems: SkillProblem[]): string[] {

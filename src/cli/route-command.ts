@@ -60,7 +60,9 @@ export function formatResult(result: RouteResult): string {
         ? `in scope ${result.in_scope.toFixed(2)} < threshold ${result.threshold.toFixed(2)}`
         : result.reason === "small_margin"
           ? `the top two are too close (margin < ${result.min_margin.toFixed(2)})`
-          : (result.reason ?? "").replace(/_/g, " ");
+          : result.reason === "no_evidence"
+            ? "no evidence beyond what this index shows for requests no skill fits"
+            : (result.reason ?? "").replace(/_/g, " ");
     lines.push(`-> none (${why})`);
     if (best) lines.push(`   best was ${describe(best)}`);
   }

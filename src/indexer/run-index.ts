@@ -4,6 +4,9 @@ import { createError } from "../errors.js";
 import { expandManifests, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
 import type { StoredManifest } from "../expand/manifest.js";
 import { planEmbedder } from "../models/create-embedder.js";
+import { queryEncoderOver } from "../models/query-encoder.js";
+import { clearEvidenceFloor, readEvidenceFloor } from "../route/evidence-floor.js";
+import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../route/fit/calibrate-evidence.js";
 import type { Embedder } from "../models/embedder.js";
 import { loadSkills, type LoadedSkill } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
@@ -31,10 +34,12 @@ export interface IndexOptions {
 
 export type IndexProgress =
   | { stage: "read"; done: number; total: number; file: string }
-  | { stage: "expand" | "embed"; done: number; total: number };
+  | { stage: "expand" | "embed" | "calibrate"; done: number; total: number };
 
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
 const EMBED_CHUNK = 64;
+// Calibration routes each probe twice (measure, then check): the second embedding comes from this cache.
+const CALIBRATION_CACHE = 1_000;
 
 export interface IndexSummary {
   db: string;
@@ -53,6 +58,8 @@ export interface IndexSummary {
   ignored: SkillProblem[];
   skills: number;
   indexVersion: number;
+  /** What the run measured of the index with no labels, when the index changed (none below MIN_CALIBRATION_SKILLS). */
+  calibration: EvidenceCalibration | undefined;
   durationMs: number;
 }
 
@@ -112,6 +119,14 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       return commitRunMeta(db, roots, plan, now, fullEmbed || renewed.length > 0);
     });
     recordRun(db, started, now, plan, loaded.invalid.length);
+    // A changed index gets its evidence floor measured again; the run itself is already committed.
+    let calibration: EvidenceCalibration | undefined;
+    if (loaded.skills.length < MIN_CALIBRATION_SKILLS) clearEvidenceFloor(db);
+    else if (readEvidenceFloor(db)?.indexVersion !== indexVersion) {
+      embedder ??= await embedderPlan!.create();
+      const encoder = queryEncoderOver(embedder, CALIBRATION_CACHE);
+      calibration = await calibrateEvidence(options.db, db, encoder, (done, total) => options.onProgress?.({ stage: "calibrate", done, total }));
+    }
     return {
       db: options.db,
       added: plan.added.map((skill) => skill.name),
@@ -127,6 +142,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       ignored: loaded.ignored,
       skills: loaded.skills.length,
       indexVersion,
+      calibration,
       durationMs: performance.now() - started,
     };
   } finally {

@@ -19,7 +19,7 @@ const rankedSkill = z.object({
 const findSkillOutput = {
   decision: z.enum(["inject", "none"]),
   selected: z.array(z.string()).describe("The skills to use: one, or none"),
-  reason: z.string().nullable().describe("Why none: below_threshold, small_margin, no_candidates, empty_index"),
+  reason: z.string().nullable().describe("Why none: no_evidence, below_threshold, small_margin, no_candidates, empty_index"),
   in_scope: z.number().describe("Probability that some skill applies at all"),
   threshold: z.number(),
   skills: z.array(rankedSkill).describe("Ranked candidates, best first"),

@@ -3,8 +3,8 @@ import { analyseText } from "./analyse-text.js";
 import type { Candidate, Retriever, RouteQuery } from "./retriever.js";
 import { searchableFields, type RouteModel } from "./route-model.js";
 
-// Field weights: a word in the name or the keywords says more than one in a long description.
-const FIELD_WEIGHTS = { name: 3, keywords: 2, phrases: 2, queries: 1, description: 1 };
+// Field weights: a word in the name or the keywords says more than one in a long description, or in the body.
+const FIELD_WEIGHTS = { name: 3, keywords: 2, phrases: 2, queries: 1, description: 1, body: 0.5 };
 // wink-bm25 refuses to consolidate fewer than 3 documents; tiny indexes get empty filler documents.
 const MIN_DOCUMENTS = 3;
 
@@ -17,7 +17,7 @@ export function bm25Retriever(model: Pick<RouteModel, "skills">): Retriever {
   engine.definePrepTasks([splitTerms as (input: never) => unknown]);
   model.skills.forEach((skill, index) => engine.addDoc({ ...searchableFields(skill), skill: index }, index));
   for (let filler = model.skills.length; filler < MIN_DOCUMENTS; filler++) {
-    engine.addDoc({ name: "", description: "", keywords: "", phrases: "", queries: "", skill: -1 }, filler);
+    engine.addDoc({ name: "", description: "", body: "", keywords: "", phrases: "", queries: "", skill: -1 }, filler);
   }
   engine.consolidate();
   return {

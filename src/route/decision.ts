@@ -1,20 +1,37 @@
+import type { EvidenceFloor } from "./evidence-floor.js";
 import type { FusionParams } from "./fusion.js";
+import type { Evidence } from "./signals.js";
 import type { Decision, NoneReason } from "./types.js";
 
 export interface RankedCandidate {
   name: string;
   confidence: number;
   heuristicManifest: boolean;
+  /** BM25 squashed into [0, 1). */
+  bm25: number;
+  /** Some query term is in the skill's texts, or a keyword or phrase matched. */
+  lexicalHit: boolean;
+  /** Best similarity to one of the skill's synthetic queries (0 when the embedder cannot read the query). */
+  q2qMax: number;
 }
 
 /** The learned parts of the rule: what `router fit` chooses and every request applies. */
-export type DecisionParams = Pick<FusionParams, "threshold" | "heuristicThreshold" | "minMargin" | "skillThresholds">;
+export type DecisionParams = Pick<FusionParams, "threshold" | "heuristicThreshold" | "minMargin" | "skillThresholds" | "evidenceFloor">;
 
 export interface DecisionRule {
   /** Overrides every learned threshold. */
   threshold?: number;
   multi?: boolean;
   k: number;
+  /** Routing among an allow-list: the lexical floor, measured over the whole index, does not apply. */
+  restricted?: boolean;
+}
+
+/** A scored candidate as the decision reads it. */
+export function rankedCandidate(name: string, confidence: number, evidence: Evidence): RankedCandidate {
+  const { signals } = evidence;
+  const lexicalHit = evidence.bm25Raw > 0 || signals.keyword_hits + signals.phrase_hits > 0;
+  return { name, confidence, heuristicManifest: evidence.heuristicManifest, bm25: signals.bm25, lexicalHit, q2qMax: signals.q2q_max };
 }
 
 export interface DecisionOutcome {
@@ -25,10 +42,10 @@ export interface DecisionOutcome {
 }
 
 /**
- * Inject when P(some skill applies) reaches the threshold (the best candidate's own, else the one for its
- * kind of manifest) AND the
- * best candidate's confidence leads the runner-up's by the minimum margin. Multi mode injects every
- * candidate whose confidence reaches the threshold, up to k. Otherwise: none.
+ * Inject when the best candidate has evidence (see `supported`), P(some skill applies) reaches the threshold
+ * (the best candidate's own, else the one for its kind of manifest) AND the best candidate's confidence leads
+ * the runner-up's by the minimum margin. Multi mode injects every candidate whose confidence reaches the
+ * threshold, up to k. Otherwise: none.
  */
 export function decide(ranked: RankedCandidate[], inScope: number, params: DecisionParams, rule: DecisionRule): DecisionOutcome {
   const thresholdOf = (candidate: RankedCandidate) =>
@@ -36,6 +53,7 @@ export function decide(ranked: RankedCandidate[], inScope: number, params: Decis
   const [best, runnerUp] = ranked;
   if (!best) return { decision: "none", selected: [], reason: "no_candidates", threshold: rule.threshold ?? params.threshold };
   const threshold = thresholdOf(best);
+  if (params.evidenceFloor && !supported(best, params.evidenceFloor, rule.restricted ?? false)) return { decision: "none", selected: [], reason: "no_evidence", threshold };
   if (inScope < threshold) return { decision: "none", selected: [], reason: "below_threshold", threshold };
   if (rule.multi) {
     const chosen = ranked.filter((candidate) => candidate.confidence >= thresholdOf(candidate)).slice(0, rule.k);
@@ -44,4 +62,14 @@ export function decide(ranked: RankedCandidate[], inScope: number, params: Decis
   }
   if (runnerUp && best.confidence - runnerUp.confidence < params.minMargin) return { decision: "none", selected: [], reason: "small_margin", threshold };
   return { decision: "inject", selected: [best.name], reason: null, threshold };
+}
+
+/**
+ * Evidence a skill applies, beyond what this index shows when the right skill is absent: a lexical hit or a
+ * dense match above the floor, and for a heuristic manifest (description sentences, not user requests, so its
+ * dense scores say little) BM25 at or above the lexical floor.
+ */
+function supported(best: RankedCandidate, floor: EvidenceFloor, restricted: boolean): boolean {
+  if (!best.lexicalHit && best.q2qMax < floor.q2qMax) return false;
+  return !best.heuristicManifest || restricted || best.bm25 >= floor.bm25;
 }

@@ -1,6 +1,7 @@
 import type { IndexDatabase } from "../store/database.js";
 import { writeMetaValue } from "../store/index-meta.js";
 import defaults from "./default-fusion.json" with { type: "json" };
+import { readEvidenceFloor } from "./evidence-floor.js";
 import type { FusionParams } from "./fusion.js";
 
 const META_KEY = "fusion";
@@ -11,10 +12,16 @@ const META_KEY = "fusion";
  */
 export const DEFAULT_FUSION = defaults as FusionParams;
 
-/** The parameters for an index: what `router fit` stored, when fitted for the same embedder, else the defaults. */
+/**
+ * The parameters for an index: what `router fit` stored, when fitted for the same embedder, else the defaults.
+ * The evidence floor `router index` measured applies to the defaults; fitted thresholds learned from real
+ * labels keep only its no-evidence rule (no lexical hit and a weak dense match), not the lexical floor.
+ */
 export function fusionFor(db: IndexDatabase, embedder: string | null): FusionParams {
   const stored = readFusionParams(db);
-  return stored && stored.embedder === embedder ? stored : DEFAULT_FUSION;
+  const floor = readEvidenceFloor(db);
+  if (stored && stored.embedder === embedder) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0 } } : stored;
+  return floor ? { ...DEFAULT_FUSION, evidenceFloor: floor } : DEFAULT_FUSION;
 }
 
 export function readFusionParams(db: IndexDatabase): FusionParams | undefined {

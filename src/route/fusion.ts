@@ -1,3 +1,4 @@
+import type { EvidenceFloor } from "./evidence-floor.js";
 import { KNN_DEPTH, type Evidence } from "./signals.js";
 
 /** Per-candidate features of the ranking model; `router fit` learns one weight per feature. */
@@ -39,6 +40,8 @@ export interface FusionParams {
   /** ... and the best candidate's confidence leads the runner-up's by at least this. */
   minMargin: number;
   skillThresholds: Record<string, number>;
+  /** Evidence the best candidate must have (measured on the index by `router index`); none when unknown. */
+  evidenceFloor?: EvidenceFloor;
   /** Similarity scales differ between embedders: parameters are only valid for the one they were fitted with. */
   embedder: string | null;
   /** Where these parameters came from. */

@@ -14,6 +14,8 @@ export interface SkillEntry {
   name: string;
   kind: SkillKind;
   description: string;
+  /** The start of a skill's instructions (empty for tools): the words its users type are often only there. */
+  bodyStart: string;
   tokens: number;
   descriptionRow: number;
   queryRows: number[];
@@ -45,14 +47,20 @@ interface SkillRow {
   name: string;
   kind: SkillKind;
   description: string;
+  bodyStart: string;
   tokens: number;
 }
+
+// Enough of a body for its overview and first sections; the rest adds memory more than matches.
+const BODY_START_CHARS = 4_000;
 
 export function loadRouteModel(db: IndexDatabase): RouteModel {
   // One read transaction: skills, manifests and vectors all come from the same index version.
   return db.transaction(() => {
     const meta = readMeta(db);
-    const rows = db.prepare("SELECT id, name, kind, description, tokens FROM skills ORDER BY name").all() as SkillRow[];
+    const rows = db
+      .prepare(`SELECT id, name, kind, description, CASE kind WHEN 'skill' THEN substr(body, 1, ${BODY_START_CHARS}) ELSE '' END AS bodyStart, tokens FROM skills ORDER BY name`)
+      .all() as SkillRow[];
     const manifests = readManifests(db);
     const vectors = readVectors(db);
     const skills: SkillEntry[] = rows.map((row) => ({ ...row, descriptionRow: -1, queryRows: [], negativeRows: [], manifest: manifests.get(row.id)?.manifest, heuristicManifest: manifests.get(row.id)?.source === "heuristic" }));
@@ -93,10 +101,11 @@ function centroidsOf(skills: SkillEntry[], matrix: Float32Array, dimension: numb
 }
 
 /** The fields BM25 indexes for a skill. */
-export function searchableFields(skill: SkillEntry): { name: string; description: string; keywords: string; phrases: string; queries: string } {
+export function searchableFields(skill: SkillEntry): { name: string; description: string; body: string; keywords: string; phrases: string; queries: string } {
   return {
     name: readableName(skill.name),
     description: skill.description,
+    body: skill.bodyStart,
     keywords: skill.manifest?.keywords.join(" ") ?? "",
     phrases: skill.manifest?.phrases.join(" ") ?? "",
     queries: skill.manifest?.queries.join(" ") ?? "",

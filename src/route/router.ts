@@ -8,9 +8,11 @@ import type { Skill } from "../skills/types.js";
 import { asIndexError, openIndexForRead, type IndexDatabase } from "../store/database.js";
 import { getSkill, listSkills, type SkillSummary } from "../store/skill-rows.js";
 import { analyseText } from "./analyse-text.js";
+import { embedderReads } from "./embedder-coverage.js";
+import { requireKnownSkills } from "./known-skills.js";
 import { MAX_QUERY_CHARS } from "./query-limit.js";
 import { bm25Retriever } from "./bm25-retriever.js";
-import { decide } from "./decision.js";
+import { decide, rankedCandidate } from "./decision.js";
 import { fusionFor } from "./fusion-params.js";
 import { FEATURES, featureRows, type FusionParams } from "./fusion.js";
 import { denseRetriever } from "./dense-retriever.js";
@@ -92,6 +94,8 @@ const DEFAULT_RERANK_TOP = 5;
 // Recent conversation shifts the query vector a little; the message itself stays dominant.
 const CONTEXT_WEIGHT = 0.3;
 const CONTEXT_MESSAGES = 3;
+// A wrong skill's best query similarity, for indexes too small to measure it (0.60-0.76 on the five eval indexes).
+const TYPICAL_WRONG_SIMILARITY = 0.65;
 
 export async function createRouter(options: RouterOptions): Promise<Router> {
   // Taken before the first read, so a version committed while loading is still noticed.
@@ -239,7 +243,6 @@ async function routeQuery(
   text: string,
   options: RouteOptions,
 ): Promise<RouteResult> {
-  checkQuery(text);
   const { model, fusion } = state;
   const k = options.k ?? DEFAULT_K;
   const base = { min_margin: fusion.minMargin, index_version: model.indexVersion, embedder: model.embedder, reranker: reranker?.id ?? null };
@@ -250,10 +253,15 @@ async function routeQuery(
   }
   const { scoring, timing } = await scoreQuery(state, encoder, reranker, limits, text, options);
   const outcome = decide(
-    scoring.ranked.map((item) => ({ name: model.skills[item.evidence.skill]!.name, confidence: item.confidence, heuristicManifest: item.evidence.heuristicManifest })),
+    scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence)),
     scoring.inScope,
     fusion,
-    { k, ...(options.threshold !== undefined ? { threshold: options.threshold } : {}), ...(options.multi !== undefined ? { multi: options.multi } : {}) },
+    {
+      k,
+      restricted: options.skills !== undefined,
+      ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
+      ...(options.multi !== undefined ? { multi: options.multi } : {}),
+    },
   );
   const includeBody = options.include?.includes("body") ?? false;
   return {
@@ -278,6 +286,7 @@ async function scoreQuery(
   text: string,
   options: RouteOptions,
 ): Promise<{ scoring: Scoring; vector: Float32Array; abstainSim: number; timing: Omit<RouteTiming, "total"> & { started: number } }> {
+  checkQuery(text);
   const started = performance.now();
   const { model, fusion } = state;
   const allowed = allowList(model, options);
@@ -288,7 +297,8 @@ async function scoreQuery(
   const bm25Scores = new Map(state.bm25.retrieve(query, model.skills.length, allowed).map((hit) => [hit.skill, hit.score]));
   const keywordMatches = state.keywords.match(query.terms);
   const candidates = new Set<number>();
-  for (const hit of state.dense.retrieve(query, limits.perRetriever, allowed)) candidates.add(hit.skill);
+  const readable = embedderReads(text);
+  if (readable) for (const hit of state.dense.retrieve(query, limits.perRetriever, allowed)) candidates.add(hit.skill);
   let taken = 0;
   for (const skill of bm25Scores.keys()) {
     if (taken++ >= limits.perRetriever) break;
@@ -299,14 +309,15 @@ async function scoreQuery(
   for (const [skill] of byHits.slice(0, limits.perRetriever)) candidates.add(skill);
   const retrieved = performance.now();
 
-  const evidence = measureEvidence(model, query.vector, [...candidates], bm25Scores, keywordMatches);
+  const evidence = measureEvidence(model, readable ? query.vector : undefined, [...candidates], bm25Scores, keywordMatches);
   const rows = featureRows(evidence);
-  const abstainSim = abstainSimilarity(model.abstain, query.vector);
-  let scoring = scoreCandidates(fusion, evidence, rows, abstainSim);
+  const abstainSim = readable ? abstainSimilarity(model.abstain, query.vector) : 0;
+  const standIn = readable ? undefined : (fusion.evidenceFloor?.q2qMax ?? TYPICAL_WRONG_SIMILARITY);
+  let scoring = scoreCandidates(fusion, evidence, rows, abstainSim, standIn);
   const scored = performance.now();
   if (reranker && scoring.ranked.length > 0) {
     await rerank(reranker, model, text, scoring.ranked.slice(0, limits.rerankTop));
-    scoring = scoreCandidates(fusion, evidence, rows, abstainSim);
+    scoring = scoreCandidates(fusion, evidence, rows, abstainSim, standIn);
   }
   const reranked = performance.now();
   return {
@@ -326,8 +337,7 @@ function checkQuery(text: unknown): void {
 
 function allowList(model: RouteModel, options: RouteOptions): ((skill: number) => boolean) | undefined {
   if (!options.skills && !options.exclude) return undefined;
-  const unknown = [...(options.skills ?? []), ...(options.exclude ?? [])].filter((name) => !model.byName.has(name));
-  if (unknown.length > 0) throw createError("UNKNOWN_SKILLS", `Not in the index: ${unknown.join(", ")}`, { unknown });
+  requireKnownSkills([...(options.skills ?? []), ...(options.exclude ?? [])], (name) => model.byName.has(name));
   const only = options.skills ? new Set(options.skills.map((name) => model.byName.get(name)!)) : undefined;
   const excluded = new Set((options.exclude ?? []).map((name) => model.byName.get(name)!));
   return (skill) => (!only || only.has(skill)) && !excluded.has(skill);

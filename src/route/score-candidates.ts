@@ -19,18 +19,30 @@ export interface Scoring {
   scopeFeatures: number[];
 }
 
-/** Ranks candidates by the ranking model and puts a calibrated confidence on each. */
-export function scoreCandidates(params: FusionParams, evidence: Evidence[], rows: number[][], abstainSim: number): Scoring {
+const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
+
+/**
+ * Ranks candidates by the ranking model and puts a calibrated confidence on each. `denseStandIn`, for a query
+ * the embedder cannot read, is the similarity the in-scope model assumes for the best candidate instead of
+ * 0: a typical wrong skill's, so that dense evidence neither counts for nor against it and the words decide.
+ */
+export function scoreCandidates(params: FusionParams, evidence: Evidence[], rows: number[][], abstainSim: number, denseStandIn?: number): Scoring {
   if (evidence.length === 0) return { ranked: [], inScope: 0, scopeFeatures: [] };
   const logits = rows.map((row) => rankingLogit(params, row));
   const order = logits.map((_, index) => index).sort((a, b) => logits[b]! - logits[a]! || evidence[a]!.skill - evidence[b]!.skill);
   const probabilities = shares(logits);
   const [first, second] = order;
-  const scopeFeatures = scopeRow(evidence[first!]!, logits[first!]!, second === undefined ? -Infinity : logits[second]!, abstainSim);
+  const best = denseStandIn === undefined ? evidence[first!]! : withSimilarities(evidence[first!]!, denseStandIn);
+  const bestLogit = logits[first!]! + (denseStandIn ?? 0) * SIMILARITIES.reduce((sum, feature) => sum + params.ranking[feature], 0);
+  const scopeFeatures = scopeRow(best, bestLogit, second === undefined ? -Infinity : logits[second]!, abstainSim);
   const inScope = scopeProbability(params, scopeFeatures);
   return {
     ranked: order.map((index) => ({ evidence: evidence[index]!, features: rows[index]!, logit: logits[index]!, share: probabilities[index]!, confidence: inScope * probabilities[index]! })),
     inScope,
     scopeFeatures,
   };
+}
+
+function withSimilarities(evidence: Evidence, value: number): Evidence {
+  return { ...evidence, signals: { ...evidence.signals, ...Object.fromEntries(SIMILARITIES.map((feature) => [feature, value])) } };
 }

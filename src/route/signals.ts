@@ -25,17 +25,21 @@ export interface Evidence {
 
 const NO_MATCH: KeywordMatch = { keywords: [], phrases: [] };
 
-/** Exact signals for each candidate: dense similarities over all of its texts, BM25, keyword hits, negatives. */
+/**
+ * Exact signals for each candidate: dense similarities over all of its texts, BM25, keyword hits, negatives.
+ * Without a readable `vector` (the embedder cannot read the query's script) the dense signals are 0 for all.
+ */
 export function measureEvidence(
   model: RouteModel,
-  vector: Float32Array,
+  vector: Float32Array | undefined,
   candidates: number[],
   bm25Scores: Map<number, number>,
   keywordMatches: Map<number, KeywordMatch>,
 ): Evidence[] {
+  const similarity = (row: number): number => (vector ? dotRow(vector, model.matrix, row, model.dimension) : 0);
   return candidates.map((index) => {
     const skill = model.skills[index]!;
-    const querySims = skill.queryRows.map((row) => similarity(model, vector, row));
+    const querySims = vector ? skill.queryRows.map(similarity) : [];
     let best = -1;
     querySims.forEach((value, position) => {
       if (best < 0 || value > querySims[best]!) best = position;
@@ -45,8 +49,8 @@ export function measureEvidence(
     const q2qMax = top[0] ?? 0;
     let negativeBest = -1;
     let negativeSim = -Infinity;
-    for (const row of skill.negativeRows) {
-      const value = similarity(model, vector, row);
+    for (const row of vector ? skill.negativeRows : []) {
+      const value = similarity(row);
       if (value > negativeSim) {
         negativeSim = value;
         negativeBest = row;
@@ -60,8 +64,8 @@ export function measureEvidence(
       signals: {
         q2q_max: q2qMax,
         q2q_topk: top.length > 0 ? top.reduce((sum, value) => sum + value, 0) / top.length : 0,
-        q2d: skill.descriptionRow >= 0 ? similarity(model, vector, skill.descriptionRow) : 0,
-        q2c: dotRow(vector, model.centroids, index, model.dimension),
+        q2d: skill.descriptionRow >= 0 ? similarity(skill.descriptionRow) : 0,
+        q2c: vector ? dotRow(vector, model.centroids, index, model.dimension) : 0,
         bm25: raw / (raw + BM25_HALF),
         keyword_hits: matched.keywords.length,
         phrase_hits: matched.phrases.length,
@@ -75,10 +79,6 @@ export function measureEvidence(
       negative: penalty > 0 ? model.texts[negativeBest]! : null,
     };
   });
-}
-
-function similarity(model: RouteModel, vector: Float32Array, row: number): number {
-  return dotRow(vector, model.matrix, row, model.dimension);
 }
 
 const ABSTAIN_DEPTH = 3;

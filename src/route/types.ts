@@ -65,7 +65,7 @@ export interface RankedSkill {
 export type Decision = "inject" | "none";
 
 /** Why the router abstained. */
-export type NoneReason = "below_threshold" | "small_margin" | "no_candidates" | "empty_index";
+export type NoneReason = "no_evidence" | "below_threshold" | "small_margin" | "no_candidates" | "empty_index";
 
 export interface RouteTiming {
   embed: number;

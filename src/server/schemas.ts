@@ -56,7 +56,7 @@ export const routeResponseSchema = z
     decision: z.enum(["inject", "none"]),
     selected: z.array(z.string()),
     skills: z.array(rankedSkillSchema),
-    reason: z.enum(["below_threshold", "small_margin", "no_candidates", "empty_index"]).nullable(),
+    reason: z.enum(["no_evidence", "below_threshold", "small_margin", "no_candidates", "empty_index"]).nullable(),
     in_scope: z.number(),
     threshold: z.number(),
     min_margin: z.number(),

@@ -4,7 +4,9 @@ import { DEFAULT_FUSION } from "../../src/route/fusion-params.js";
 import type { FusionParams } from "../../src/route/fusion.js";
 
 const params: FusionParams = { ...DEFAULT_FUSION, threshold: 0.6, heuristicThreshold: 0.3, minMargin: 0.1, skillThresholds: { picky: 0.9 } };
-const ranked = (...pairs: [string, number][]) => pairs.map(([name, confidence]) => ({ name, confidence, heuristicManifest: false }));
+const evidence = { bm25: 0.7, lexicalHit: true, q2qMax: 0.8 };
+const ranked = (...pairs: [string, number][]) => pairs.map(([name, confidence]) => ({ name, confidence, heuristicManifest: false, ...evidence }));
+const floor = { bm25: 0.5, q2qMax: 0.6, samples: 100, indexVersion: 1 };
 
 describe("decide", () => {
   it("injects when in scope clears the threshold and the lead clears the margin", () => {
@@ -20,7 +22,7 @@ describe("decide", () => {
   });
 
   it("uses the heuristic-manifest threshold when the best skill's manifest is heuristic", () => {
-    expect(decide([{ name: "h", confidence: 0.4, heuristicManifest: true }], 0.4, params, { k: 3 })).toMatchObject({ decision: "inject", threshold: 0.3 });
+    expect(decide([{ name: "h", confidence: 0.4, heuristicManifest: true, ...evidence }], 0.4, params, { k: 3 })).toMatchObject({ decision: "inject", threshold: 0.3 });
   });
 
   it("uses a skill's own threshold, and a request's threshold over every learned one", () => {
@@ -32,6 +34,23 @@ describe("decide", () => {
     const many = ranked(["a", 0.45], ["b", 0.44], ["c", 0.43], ["d", 0.01]);
     expect(decide(many, 0.95, params, { k: 2, multi: true, threshold: 0.4 })).toMatchObject({ decision: "inject", selected: ["a", "b"] });
     expect(decide(many, 0.95, params, { k: 5, multi: true, threshold: 0.4 }).selected).toEqual(["a", "b", "c"]);
+  });
+
+  it("abstains with no lexical hit and a dense match below the floor, whatever the in-scope probability", () => {
+    const guarded = { ...params, evidenceFloor: floor };
+    const unsupported = [{ name: "a", confidence: 0.9, heuristicManifest: false, bm25: 0, lexicalHit: false, q2qMax: 0.55 }];
+    expect(decide(unsupported, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence" });
+    expect(decide([{ ...unsupported[0]!, q2qMax: 0.65 }], 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
+    expect(decide(unsupported, 0.99, params, { k: 3 })).toMatchObject({ decision: "inject" });
+  });
+
+  it("asks a heuristic manifest for BM25 at the lexical floor, except among an allow-list", () => {
+    const guarded = { ...params, evidenceFloor: floor };
+    const weak = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.4, lexicalHit: true, q2qMax: 0.9 }];
+    expect(decide(weak, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence" });
+    expect(decide(weak, 0.99, guarded, { k: 3, restricted: true })).toMatchObject({ decision: "inject" });
+    expect(decide([{ ...weak[0]!, bm25: 0.5 }], 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
+    expect(decide([{ ...weak[0]!, heuristicManifest: false }], 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
   });
 
   it("says when there is nothing to choose from", () => {

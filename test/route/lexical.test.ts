@@ -18,6 +18,7 @@ const skill = (name: string, keywords: string[], phrases: string[]): SkillEntry 
   name,
   kind: "skill",
   description: "",
+  bodyStart: "",
   tokens: 0,
   descriptionRow: -1,
   queryRows: [],

@@ -1,5 +1,5 @@
 import type { AbstainExamples } from "../../store/abstain-examples.js";
-import { decide, type DecisionParams, type RankedCandidate } from "../decision.js";
+import { decide, rankedCandidate, type DecisionParams, type RankedCandidate } from "../decision.js";
 import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../fusion.js";
 import { routableQuery } from "../query-limit.js";
 import type { Router } from "../router.js";
@@ -126,7 +126,7 @@ interface DecisionInput {
 
 function decisionInput(sample: FitSample, scoring: Scoring): DecisionInput {
   const names = new Map(sample.evidence.map((evidence, index) => [evidence, sample.names[index]!]));
-  const best = scoring.ranked.slice(0, 2).map((item) => ({ name: names.get(item.evidence)!, confidence: item.confidence, heuristicManifest: item.evidence.heuristicManifest }));
+  const best = scoring.ranked.slice(0, 2).map((item) => rankedCandidate(names.get(item.evidence)!, item.confidence, item.evidence));
   return { expected: sample.expected, correct: best[0] !== undefined && best[0].name === sample.expected, inScope: scoring.inScope, best };
 }
 

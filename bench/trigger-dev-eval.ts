@@ -1,0 +1,157 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { runIndex } from "../src/indexer/run-index.js";
+import { createRouter } from "../src/route/router.js";
+import { routableQuery } from "../src/route/query-limit.js";
+
+// Every corpus collection but openclaw (2,215 skills, mostly one-line stubs): over 1,000 distractors, fixed, not sampled.
+export const DISTRACTOR_FOLDERS = [
+  "K-Dense-AI__claude-scientific-skills",
+  "alirezarezvani__claude-skills",
+  "anthropics__skills",
+  "obra__superpowers",
+  "openai__skills",
+  "sickn33__antigravity-awesome-skills",
+  "wshobson__agents",
+];
+
+export interface TriggerDevOptions {
+  /** The shared folder (holding eval/ and corpus/). */
+  shared: string;
+  cacheDir: string;
+  /** Build the index from scratch instead of updating the cached one. */
+  fresh: boolean;
+  log: (message: string) => void;
+}
+
+interface Case {
+  query: string;
+  expected: string | null;
+  source: string;
+}
+
+export type Script = "latin" | "han" | "hangul";
+
+export interface TriggerCounts {
+  positives: number;
+  negatives: number;
+  /** Positives whose best-ranked skill is the expected one. */
+  top1: number;
+  /** Positives where exactly the expected skill was injected. */
+  injectedRight: number;
+  /** Near misses that injected the very skill they must not trigger. */
+  negativesOwnSkill: number;
+  /** Near misses that injected any skill. */
+  negativesAnySkill: number;
+}
+
+export interface TriggerDevFigures {
+  skills: { indexed: number; evalSkills: number; evalSkillsIndexed: number; distractors: number; invalid: number; warnings: number };
+  all: TriggerCounts;
+  byScript: Record<Script, TriggerCounts>;
+  /** ROC AUC of P(in scope) between positives and near misses (0.5 = no separation). */
+  inScopeAuc: number;
+  /** Positives whose expected skill is not in the index (refused at indexing). */
+  positivesOfMissingSkills: number;
+}
+
+/** Indexes trigger-dev's skills with the distractors (cached, updated in place) and routes every case. */
+export async function measureTriggerDev(options: TriggerDevOptions): Promise<TriggerDevFigures> {
+  const evalDir = path.join(options.shared, "eval", "trigger-dev");
+  const cases = (JSON.parse(readFileSync(path.join(evalDir, "cases.json"), "utf8")) as { cases: Case[] }).cases;
+  const evalSkillDir = path.join(evalDir, "skills");
+  const evalSkills = readdirSync(evalSkillDir);
+  mkdirSync(options.cacheDir, { recursive: true });
+  const db = path.join(options.cacheDir, "trigger-dev.db");
+  if (options.fresh) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
+  const started = performance.now();
+  const summary = await runIndex({ paths: [evalSkillDir, ...DISTRACTOR_FOLDERS.map((folder) => path.join(options.shared, "corpus", "skills", folder))], db });
+  options.log(`trigger-dev: ${summary.skills} skills indexed (${summary.embedded} embedded) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+  const router = await createRouter({ db, reranker: null });
+  try {
+    const known = new Set(router.skills().map((skill) => skill.name));
+    const evalSkillsIndexed = evalSkills.filter((name) => known.has(name)).length;
+    const all = emptyCounts();
+    const byScript = { latin: emptyCounts(), han: emptyCounts(), hangul: emptyCounts() };
+    const scores: { positive: boolean; inScope: number }[] = [];
+    for (const item of cases) {
+      const result = await router.route(routableQuery(item.query), { k: 3 });
+      const injected = result.decision === "inject" ? result.selected[0] : undefined;
+      for (const counts of [all, byScript[scriptOf(item.query)]]) {
+        if (item.expected !== null) {
+          counts.positives++;
+          if (result.skills[0]?.name === item.expected) counts.top1++;
+          if (injected === item.expected) counts.injectedRight++;
+        } else {
+          counts.negatives++;
+          if (injected === item.source) counts.negativesOwnSkill++;
+          if (injected !== undefined) counts.negativesAnySkill++;
+        }
+      }
+      scores.push({ positive: item.expected !== null, inScope: result.in_scope });
+    }
+    return {
+      skills: {
+        indexed: summary.skills,
+        evalSkills: evalSkills.length,
+        evalSkillsIndexed,
+        distractors: summary.skills - evalSkillsIndexed,
+        invalid: summary.invalid.length,
+        warnings: summary.warnings.length,
+      },
+      all,
+      byScript,
+      inScopeAuc: rocAuc(scores),
+      positivesOfMissingSkills: cases.filter((item) => item.expected !== null && !known.has(item.expected)).length,
+    };
+  } finally {
+    await router.close();
+  }
+}
+
+function emptyCounts(): TriggerCounts {
+  return { positives: 0, negatives: 0, top1: 0, injectedRight: 0, negativesOwnSkill: 0, negativesAnySkill: 0 };
+}
+
+/** The script a query is written in, as the eval set's README counts them. */
+export function scriptOf(text: string): Script {
+  if (/\p{Script=Hangul}/u.test(text)) return "hangul";
+  if (/\p{Script=Han}/u.test(text)) return "han";
+  return "latin";
+}
+
+/** Probability that a random positive scores above a random negative (ties count half). */
+function rocAuc(scores: { positive: boolean; inScope: number }[]): number {
+  const sorted = [...scores].sort((a, b) => a.inScope - b.inScope);
+  let rankSum = 0;
+  let positives = 0;
+  for (let start = 0; start < sorted.length; ) {
+    let end = start;
+    while (end < sorted.length && sorted[end]!.inScope === sorted[start]!.inScope) end++;
+    const rank = (start + 1 + end) / 2;
+    for (let i = start; i < end; i++) if (sorted[i]!.positive) [rankSum, positives] = [rankSum + rank, positives + 1];
+    start = end;
+  }
+  const negatives = sorted.length - positives;
+  return positives > 0 && negatives > 0 ? (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives) : 0.5;
+}
+
+const percent = (part: number, whole: number): string => (whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : "-");
+
+/** The figures as a markdown table, one row for all cases and one per script. */
+export function triggerDevTable(figures: TriggerDevFigures): string {
+  const row = (label: string, counts: TriggerCounts) =>
+    `| ${label} | ${counts.positives} | ${percent(counts.top1, counts.positives)} | ${percent(counts.injectedRight, counts.positives)} | ${counts.negatives} | ${percent(counts.negativesOwnSkill, counts.negatives)} | ${percent(counts.negativesAnySkill, counts.negatives)} |`;
+  const { skills } = figures;
+  return [
+    `${skills.indexed} skills indexed: ${skills.evalSkillsIndexed} of trigger-dev's ${skills.evalSkills} and ${skills.distractors} distractors (${skills.invalid} refused, ${skills.warnings} warnings); positives whose skill is missing: ${figures.positivesOfMissingSkills}; ROC AUC of in_scope, positives against near misses: ${figures.inScopeAuc.toFixed(3)}`,
+    "",
+    "| cases | positives | top-1 | right skill injected | near misses | routed to their own skill | routed to any skill |",
+    "|---|---|---|---|---|---|---|",
+    row("all", figures.all),
+    row("Latin script", figures.byScript.latin),
+    row("Chinese", figures.byScript.han),
+    row("Korean", figures.byScript.hangul),
+  ].join("\n");
+}

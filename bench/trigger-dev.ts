@@ -1,0 +1,17 @@
+// Real skills with their authors' trigger evals (../shared/eval/trigger-dev), among distractor skills from the
+// shared corpus, with default settings: no LLM, no labels, no fitting. Usage: npx tsx bench/trigger-dev.ts [--fresh]
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { measureTriggerDev, triggerDevTable } from "./trigger-dev-eval.js";
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+const shared = path.resolve(repo, "..", "shared");
+const { values } = parseArgs({ options: { fresh: { type: "boolean", default: false } } });
+const figures = await measureTriggerDev({
+  shared,
+  cacheDir: path.join(repo, "bench", ".cache", "trigger-dev"),
+  fresh: values.fresh,
+  log: (message) => process.stderr.write(`${message}\n`),
+});
+console.log(triggerDevTable(figures));

@@ -1,0 +1,34 @@
+import type { IndexDatabase } from "../store/database.js";
+import { writeMetaValue } from "../store/index-meta.js";
+
+const META_KEY = "evidence_floor";
+
+/**
+ * What the best candidate must beat for a decision to inject, measured on this index by `router index` with no
+ * labels: each sampled skill's own synthetic query routed with that skill left out, so the best candidate is
+ * wrong by construction. Scores that such requests reach are no evidence.
+ */
+export interface EvidenceFloor {
+  /** BM25 (squashed) of a heuristic-manifest skill: a quantile of the best wrong candidates' BM25. */
+  bm25: number;
+  /** Query-to-query similarity that counts without a lexical hit: the median of the best wrong candidates'. */
+  q2qMax: number;
+  /** Requests it was measured on. */
+  samples: number;
+  /** The index version it was measured on. */
+  indexVersion: number;
+}
+
+export function readEvidenceFloor(db: IndexDatabase): EvidenceFloor | undefined {
+  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(META_KEY) as { value: string } | undefined;
+  return row ? (JSON.parse(row.value) as EvidenceFloor) : undefined;
+}
+
+export function writeEvidenceFloor(db: IndexDatabase, floor: EvidenceFloor): void {
+  writeMetaValue(db, META_KEY, JSON.stringify(floor));
+}
+
+/** An index too small to measure routes without a floor (a stale one would describe other skills). */
+export function clearEvidenceFloor(db: IndexDatabase): void {
+  db.prepare("DELETE FROM meta WHERE key = ?").run(META_KEY);
+}

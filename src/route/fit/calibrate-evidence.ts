@@ -1,0 +1,98 @@
+import type { QueryEncoder } from "../../models/query-encoder.js";
+import type { IndexDatabase } from "../../store/database.js";
+import { readMeta } from "../../store/index-meta.js";
+import { writeEvidenceFloor, type EvidenceFloor } from "../evidence-floor.js";
+import { readManifests } from "../../store/manifest-rows.js";
+import { listSkills } from "../../store/skill-rows.js";
+import { routableQuery } from "../query-limit.js";
+import { createRouter, type Router } from "../router.js";
+import { EVERYDAY_REQUESTS } from "./everyday-requests.js";
+
+// Skills sampled: enough for stable quantiles, few enough to cost seconds at index time.
+const MAX_SAMPLES = 300;
+// The lexical floor rejects this share of best-wrong BM25 scores; chosen on the training and dev sets (bench/RESULTS.md).
+const BM25_QUANTILE = 0.4;
+const Q2Q_QUANTILE = 0.5;
+/** Below this many skills, leaving one out says little about the rest. */
+export const MIN_CALIBRATION_SKILLS = 10;
+
+export interface EvidenceCalibration {
+  floor: EvidenceFloor;
+  /** Share of the "right skill absent" requests the calibrated index still routes to some skill. */
+  absentRouted: number;
+  /** Share of shipped everyday requests (chat, trivia) it routes to some skill. */
+  everydayRouted: number;
+}
+
+/**
+ * Measures the evidence floor of an index with no labels: a sample of skills, each one's own synthetic query
+ * routed with that skill left out, so whatever comes first is wrong by construction. Writes the floor into
+ * the index and reports what the index now routes. Undefined for an index too small to measure.
+ */
+export async function calibrateEvidence(
+  file: string,
+  db: IndexDatabase,
+  encoder: QueryEncoder,
+  onProgress?: (done: number, total: number) => void,
+): Promise<EvidenceCalibration | undefined> {
+  const probes = absentSkillProbes(db);
+  if (probes.length === 0) return undefined;
+  const router = await createRouter({ db: file, queryEncoder: encoder, reranker: null });
+  try {
+    const total = 2 * probes.length + EVERYDAY_REQUESTS.length;
+    let done = 0;
+    const step = () => onProgress?.(++done, total);
+    const bm25: number[] = [];
+    const q2q: number[] = [];
+    for (const probe of probes) {
+      const best = (await router.candidates(probe.query, { exclude: [probe.skill] })).evidence[0];
+      bm25.push(best?.signals.bm25 ?? 0);
+      q2q.push(best?.signals.q2q_max ?? 0);
+      step();
+    }
+    const floor: EvidenceFloor = { bm25: quantile(bm25, BM25_QUANTILE), q2qMax: quantile(q2q, Q2Q_QUANTILE), samples: probes.length, indexVersion: readMeta(db).indexVersion };
+    writeEvidenceFloor(db, floor);
+    router.refresh();
+    const absentRouted = await routedShare(router, probes, step);
+    const everydayRouted = await routedShare(router, EVERYDAY_REQUESTS.map((query) => ({ query })), step);
+    return { floor, absentRouted, everydayRouted };
+  } finally {
+    await router.close();
+  }
+}
+
+interface Probe {
+  query: string;
+  /** The skill the query was written for, left out when it is routed. */
+  skill: string;
+}
+
+/** One synthetic query from each of an even spread of skills (the middle one of its list: not the name-like first). */
+function absentSkillProbes(db: IndexDatabase): Probe[] {
+  const skills = listSkills(db);
+  if (skills.length < MIN_CALIBRATION_SKILLS) return [];
+  const manifests = readManifests(db);
+  const step = Math.max(1, Math.floor(skills.length / MAX_SAMPLES));
+  const probes: Probe[] = [];
+  for (let index = 0; index < skills.length && probes.length < MAX_SAMPLES; index += step) {
+    const queries = manifests.get(skills[index]!.id)?.manifest.queries ?? [];
+    const query = queries[Math.floor(queries.length / 2)];
+    if (query) probes.push({ query: routableQuery(query), skill: skills[index]!.name });
+  }
+  return probes;
+}
+
+async function routedShare(router: Router, probes: { query: string; skill?: string }[], step: () => void): Promise<number> {
+  let routed = 0;
+  for (const probe of probes) {
+    const result = await router.route(probe.query, probe.skill !== undefined ? { exclude: [probe.skill] } : {});
+    if (result.decision === "inject") routed++;
+    step();
+  }
+  return probes.length > 0 ? routed / probes.length : 0;
+}
+
+function quantile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
+}

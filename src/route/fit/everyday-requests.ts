@@ -1,0 +1,28 @@
+// Everyday requests an assistant gets that call for no installed skill: chat, arithmetic, general knowledge.
+// `router index` reports how many of them a fresh index would still route somewhere.
+export const EVERYDAY_REQUESTS = [
+  "hi",
+  "thanks, that's all for now",
+  "good morning! how are you today?",
+  "tell me a joke",
+  "what's 17 times 23?",
+  "what is the capital of Australia?",
+  "who wrote Pride and Prejudice?",
+  "how many days until Christmas?",
+  "what does 'serendipity' mean?",
+  "recommend a good sci-fi novel",
+  "what should I cook for dinner tonight?",
+  "give me a fun fact about octopuses",
+  "how do I say thank you in Japanese?",
+  "what's the difference between a virus and a bacterium?",
+  "can you explain photosynthesis simply?",
+  "write a short poem about the sea",
+  "how long should I boil an egg?",
+  "why is the sky blue?",
+  "I'm feeling a bit tired today",
+  "what year did the Berlin Wall fall?",
+  "suggest a name for my cat",
+  "how far is the Moon from the Earth?",
+  "ok",
+  "never mind",
+];
