@@ -3,7 +3,7 @@ import { createError } from "../errors.js";
 import type { ManifestCache } from "../store/manifest-cache.js";
 import { expansionMessages, PROMPT_VERSION } from "./expansion-prompt.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
-import { heuristicManifest } from "./heuristic-expander.js";
+import { HEURISTIC_VERSION, heuristicManifest } from "./heuristic-expander.js";
 import { createLlmManifestWriter, type LlmManifestWriter } from "./llm-manifest-writer.js";
 import type { ExpanderChoice, LlmSettings } from "./llm-settings.js";
 import { completeManifest, describeIssues, partialManifestSchema, tidyManifest, type Manifest, type ManifestSource, type PartialManifest, type StoredManifest } from "./manifest.js";
@@ -108,11 +108,13 @@ export async function expandManifests(subjects: ExpansionSubject[], options: Exp
 }
 
 /**
- * Unchanged skills whose stored manifest is not what this run would store: imported ones, and with an LLM
- * configured, heuristic manifests (fallbacks get another chance) and manifests of another model or prompt.
- * Hand-written and example-query manifests follow the skill's content, so they never need renewing.
+ * Unchanged skills whose stored manifest is not what this run would store: every one when the index was
+ * expanded by another version of the heuristic expander (every source but the LLM's is completed from it),
+ * imported ones, and with an LLM configured, heuristic manifests (fallbacks get another chance) and manifests
+ * of another model or prompt. Otherwise hand-written and example-query manifests follow the skill's content.
  */
-export function manifestsToRenew<T extends ExpansionSubject>(unchanged: T[], stored: Map<string, StoredManifest>, options: ExpandOptions): T[] {
+export function manifestsToRenew<T extends ExpansionSubject>(unchanged: T[], stored: Map<string, StoredManifest>, options: ExpandOptions, storedHeuristicVersion: string | undefined): T[] {
+  if (storedHeuristicVersion !== HEURISTIC_VERSION) return unchanged;
   const llm = activeLlm(options);
   return unchanged.filter((subject) => {
     const current = stored.get(subject.id);

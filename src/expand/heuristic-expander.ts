@@ -2,8 +2,11 @@ import { readableName } from "../skills/readable-name.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
 import type { Manifest } from "./manifest.js";
 import { markdownSections, quotedPhrases, splitList, splitSentences, type MarkdownSection } from "./prose.js";
-import { baseForm, contentWords, isContentWord, uniqueTexts, words } from "./terms.js";
+import { baseForm, cjkCharacters, contentWords, isContentWord, textWords, uniqueTexts, words } from "./terms.js";
 import { toolParameters, type ToolParameter } from "./tool-parameters.js";
+
+/** Stored in the index: a new version makes the next `router index` expand every skill again. */
+export const HEURISTIC_VERSION = "2";
 
 const MAX_QUERIES = 20;
 const MAX_KEYWORDS = 20;
@@ -12,10 +15,26 @@ const MAX_NEGATIVES = 10;
 const MAX_PHRASE_WORDS = 6;
 const MAX_QUERY_WORDS = 30;
 
-const USE_WHEN = /\b(?:use (?:this |it |the )?(?:skill |tool )?(?:when|whenever|for|if|to|after|before|during)|when to use(?: this skill| it)?|use it when|triggers? (?:when|on|for)|invoke (?:when|for)|useful (?:when|for))\b[:\s-]*(.+)/i;
-const NOT_FOR = /\b(?:do not use|don't use|not for|not intended for|not meant for|not recommended for|never use|avoid using|should not be used|isn't for|is not for|not suitable for)\b(?: (?:this|it|the) (?:skill|tool))?(?: (?:for|when|if|to))?[:\s-]*(.+)/i;
-const USE_WHEN_HEADING = /\b(?:when to use|use (?:this skill |this |it )?(?:when|for|if)|triggers?|trigger phrases|use cases)\b/i;
-const NOT_FOR_HEADING = /\b(?:when not to use|do not use|don't use|not for|avoid|anti-?patterns?|when to avoid|limitations)\b/i;
+// What skill authors write before the situations a skill is for, in the languages real skills use.
+const USE_WHEN = new RegExp(
+  `(?:${[
+    String.raw`\b(?:use (?:this |it |the )?(?:skill |tool )?(?:when(?:ever)?|for|if|to|after|before|during)|when to use(?: this skill| it)?|use it when|triggers? (?:when|on|for)|trigger phrases?|invoke (?:when|for)|activate (?:when|for|on)|useful (?:when|for)|applies (?:when|to))\b`,
+    String.raw`\b(?:usar|úsal[oa]|utiliza(?:r)?|úsese) (?:cuando|para)\b`,
+    "(?:适用于|适用场景|使用场景|触发词|触发条件|何时使用|用于)",
+  ].join("|")})${String.raw`[:：\s-]*(.+)`}`,
+  "i",
+);
+// ... and before what it is not for.
+const NOT_FOR = new RegExp(
+  `(?:${[
+    String.raw`\b(?:do not use|don't use|not for|not intended for|not meant for|not recommended for|not needed for|not required for|never use|avoid using|should not be used|isn't for|is not for|not suitable for|out of scope)\b(?: (?:this|it|the) (?:skill|tool))?(?: (?:for|when|if|to))?`,
+    String.raw`\b(?:no usar|no utilizar|no lo uses|no la uses|no es para)\b(?: (?:para|cuando))?`,
+    "(?:不要用于|不要|不适用于?|不用于|请勿用于|请勿|勿用于|不应用于|사용하지 마)",
+  ].join("|")})${String.raw`[:：\s-]*(.+)`}`,
+  "i",
+);
+const USE_WHEN_HEADING = /\b(?:when to use|use (?:this skill |this |it )?(?:when|for|if)|triggers?|trigger phrases|use cases|cuándo usar)\b|使用场景|适用场景|何时使用|触发/i;
+const NOT_FOR_HEADING = /\b(?:when not to use|do not use|don't use|not for|avoid|anti-?patterns?|when to avoid|limitations|non-?goals|out of scope|no usar)\b|不要|不适用|不用于/i;
 // Headings every skill has: they name a part of the document, not something a user asks for.
 const GENERIC_HEADING =
   /^(?:overview|introduction|intro|usage|how to use|examples?(?: usage)?|instructions|notes?|references?|requirements|installation|install|setup|steps?(?: \d+)?|prerequisites|output|input|quick ?start|getting started|guidelines|best practices|resources|configuration|summary|description|purpose|workflow|tips|faq|license|parameters|arguments|options|returns|see also|related(?: skills)?|core principles|process|important|common (?:mistakes|pitfalls)|checklist|contents|table of contents|background|context|details|api|reference|scripts?|files|structure|directory structure|output format|error handling|troubleshooting|version(?: history)?|changelog|credits|author|support|principles|rules|constraints|approach|method(?:ology)?|phase \d+.*|step \d+.*|\d+\..*)$/i;
@@ -52,7 +71,6 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
     ...useWhen.flatMap((clause) => [clause, ...splitList(clause).filter(isQueryLike)]),
     ...descriptionPieces.map(asRequest),
     humanName,
-    ...headings.map((heading) => `${heading.toLowerCase()} ${humanName}`),
   ])
     .filter((query) => query.split(/\s+/).length <= MAX_QUERY_WORDS)
     .slice(0, MAX_QUERIES);
@@ -71,7 +89,7 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
   const negatives = notFor.slice(0, MAX_NEGATIVES);
   return {
     queries: queries.length > 0 ? queries : [humanName],
-    keywords: rankKeywords(subject, humanName, [...useWhen, ...headings], parameters),
+    keywords: rankKeywords(subject, humanName, positiveSentences.join(". "), [...useWhen, ...headings], parameters),
     phrases,
     negatives,
     negative_constraint: negatives.length > 0 ? `Not for: ${negatives.join("; ")}` : "",
@@ -81,16 +99,19 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
 
 /** A list item long enough to stand for a request on its own ("with kubectl" is not). */
 function isQueryLike(item: string): boolean {
-  return contentWords(item).length >= 2;
+  return contentWords(item).length >= 2 || cjkCharacters(item) >= 4;
 }
 
 /** The clause after a trigger ("Use when X" -> X), split into its list items when it is a list. */
 function clauseAfter(pattern: RegExp, sentence: string): string[] {
-  const clause = pattern.exec(sentence)?.[1]?.trim().replace(/^(?:the user|you|a user)\s+(?:asks?|wants?|needs?)\s+(?:to\s+)?/i, "");
+  const match = pattern.exec(sentence);
+  // "不用于 X" holds "用于 X": an exclusion that starts first is never a trigger.
+  if (pattern === USE_WHEN && match && (NOT_FOR.exec(sentence)?.index ?? Infinity) <= match.index) return [];
+  const clause = match?.[1]?.trim().replace(/^(?:the user|you|a user)\s+(?:asks?|wants?|needs?)\s+(?:to\s+)?/i, "");
   if (!clause) return [];
   // A negative clause inside a positive sentence ("use for X, not for Y") belongs to the negatives only.
   const positive = pattern === NOT_FOR ? clause : clause.split(NOT_FOR)[0]!.replace(/[,;\s-]+$/, "").trim();
-  return positive.split(/\s+/).length >= 2 ? [positive] : [];
+  return textWords(positive) >= 2 ? [positive] : [];
 }
 
 /** Items under headings that match (and whose own heading is not excluded), e.g. "## When to use". */
@@ -98,7 +119,7 @@ function sectionItems(sections: MarkdownSection[], heading: RegExp, unless?: Reg
   return sections
     .filter((section) => heading.test(section.heading) && !(unless?.test(section.heading) ?? false))
     .flatMap((section) => section.items.flatMap(splitSentences))
-    .filter((item) => item.split(/\s+/).length >= 2);
+    .filter((item) => (unless ? !NOT_FOR.test(item) : true) && textWords(item) >= 2);
 }
 
 /** Headings that name a topic of this skill (not "Overview", "Examples", or the skill's own name). */
@@ -137,14 +158,15 @@ function contentBigrams(text: string): string[] {
  * then parameter names and enum values, then frequent description words; base forms of inflected words follow
  * their word, so "queries" also matches "query". Ties keep first appearance, so the order never changes.
  */
-function rankKeywords(subject: ExpansionSubject, humanName: string, extra: string[], parameters: ToolParameter[]): string[] {
+function rankKeywords(subject: ExpansionSubject, humanName: string, positiveText: string, extra: string[], parameters: ToolParameter[]): string[] {
   const scores = new Map<string, number>();
   const add = (word: string, score: number): void => {
-    if (!isContentWord(word) || word.length < 3) return;
+    if (!isContentWord(word) || word.length < 3 || SKILL_FOLDER_WORDS.has(word)) return;
     scores.set(word, (scores.get(word) ?? 0) + score);
   };
   for (const word of words(humanName)) add(word, 4);
   for (const term of technicalTerms([subject.description, subject.kind === "skill" ? subject.body : ""].join("\n"))) add(term, 3);
+  for (const name of properNames(positiveText)) add(name, 3);
   for (const parameter of parameters) {
     for (const word of words(parameter.name)) add(word, 2);
     for (const value of parameter.enumValues) for (const word of words(value)) add(word, 1);
@@ -153,6 +175,21 @@ function rankKeywords(subject: ExpansionSubject, humanName: string, extra: strin
   for (const word of words(keepCamelCaseWhole([subject.description, ...extra].join(" ")))) add(word, 1);
   const ranked = [...scores].sort((a, b) => b[1] - a[1]).map(([word]) => word);
   return uniqueTexts(ranked.flatMap((word) => [word, baseForm(word) ?? ""])).slice(0, MAX_KEYWORDS);
+}
+
+// The parts of a skill folder (references/, scripts/, SKILL.md) that bodies mention: no user asks for them.
+const SKILL_FOLDER_WORDS = new Set("references reference scripts script assets asset templates template examples example readme skill docs md".split(" "));
+
+/** Capitalised words inside a sentence (Ratatui, Textual, Ink): products and proper names users type as they are. */
+function properNames(text: string): string[] {
+  return splitSentences(text).flatMap((sentence) =>
+    sentence
+      .split(/\s+/)
+      .slice(1)
+      .map((token) => token.replace(/^[("'“‘]+|[)"'”’.,;:!?]+$/g, ""))
+      .filter((token) => /^[A-Z][a-z][A-Za-z0-9]*$/.test(token))
+      .map((token) => token.toLowerCase()),
+  );
 }
 
 // CamelCase terms (CrashLoopBackOff, OOMKilled) are what users paste: they stay whole words.

@@ -1,10 +1,12 @@
+import { textWords } from "./terms.js";
+
 // Splitting skill prose (descriptions, markdown bodies) into the pieces the heuristic expander reuses.
 
 /** Sentences of a prose text, without markdown emphasis and trailing punctuation. */
 export function splitSentences(text: string): string[] {
   return stripInlineMarkdown(text)
-    .split(/(?<=[.!?])\s+(?=[A-Z0-9"'`(])|\n+/)
-    .map((sentence) => sentence.trim().replace(/^[-*+>]\s+|^\d+[.)]\s+/, "").replace(/[.!?:;,]+$/, "").trim())
+    .split(/(?<=[.!?])\s+(?=[A-Z0-9"'`(])|(?<=[。！？；])|\n+/)
+    .map((sentence) => sentence.trim().replace(/^[-*+>]\s+|^\d+[.)]\s+/, "").replace(/[.!?:;,。！？；，：]+$/, "").trim())
     .filter((sentence) => sentence.length > 3);
 }
 
@@ -20,9 +22,9 @@ function stripInlineMarkdown(text: string): string {
 /** A list sentence's items: "debugging pods, reading logs, or restarting deployments" -> three items. */
 export function splitList(clause: string): string[] {
   return clause
-    .split(/\s*[,;]\s*(?:(?:and|or)\s+)?|\s+[-–—]\s+|\s+(?:or|and\/or)\s+(?=[a-z]+ing\b|[a-z]+s?\s)/i)
+    .split(/\s*[,;，；、]\s*(?:(?:and|or)\s+)?|\s+[-–—]\s+|\s+(?:or|and\/or)\s+(?=[a-z]+ing\b|[a-z]+s?\s)/i)
     .map((item) => item.trim())
-    .filter((item) => item.split(/\s+/).length >= 2);
+    .filter((item) => textWords(item) >= 2);
 }
 
 /** Quoted phrases ('check Unraid', "read the logs"): skill authors quote the words users type. */

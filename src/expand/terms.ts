@@ -56,3 +56,16 @@ export function uniqueTexts(items: Iterable<string>): string[] {
   }
   return kept;
 }
+
+const CJK_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/** Characters of scripts written without spaces between words. */
+export function cjkCharacters(text: string): number {
+  return text.match(CJK_CHARACTER)?.length ?? 0;
+}
+
+/** Words of a text, counting two CJK characters as one word (a typical Chinese word's length). */
+export function textWords(text: string): number {
+  const spaced = text.replace(CJK_CHARACTER, " ").split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+  return spaced + Math.ceil(cjkCharacters(text) / 2);
+}

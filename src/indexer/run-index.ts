@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { createError } from "../errors.js";
 import { expandManifests, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
+import { HEURISTIC_VERSION } from "../expand/heuristic-expander.js";
 import type { StoredManifest } from "../expand/manifest.js";
 import { planEmbedder } from "../models/create-embedder.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
@@ -12,7 +13,7 @@ import { loadSkills, type LoadedSkill } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
 import type { SkillProblem } from "../skills/types.js";
 import { openIndexForWrite, type IndexDatabase } from "../store/database.js";
-import { readMeta, writeMetaValue, writeRoots } from "../store/index-meta.js";
+import { readMeta, readMetaValue, writeMetaValue, writeRoots } from "../store/index-meta.js";
 import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
 import { deleteSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
@@ -38,6 +39,7 @@ export type IndexProgress =
 
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
 const EMBED_CHUNK = 64;
+const HEURISTIC_VERSION_KEY = "heuristic_version";
 // Calibration routes each probe twice (measure, then check): the second embedding comes from this cache.
 const CALIBRATION_CACHE = 1_000;
 
@@ -90,7 +92,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     // The cache commits each LLM answer on its own, before the run's transaction: a paid answer is never lost.
     const expandOptions: ExpandOptions = { ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: loaded.skills };
     const changedIds = new Set(plan.changed.map((skill) => skill.id));
-    const renewed = manifestsToRenew(loaded.skills.filter((skill) => !changedIds.has(skill.id)), storedManifests, expandOptions);
+    const heuristicVersion = readMetaValue(db, HEURISTIC_VERSION_KEY);
+    const renewed = manifestsToRenew(loaded.skills.filter((skill) => !changedIds.has(skill.id)), storedManifests, expandOptions, heuristicVersion);
     // A renewed skill's content is unchanged, so its stored token count still holds.
     const changed = [...plan.changed.map((skill) => ({ ...skill, tokens: countTokens(skill.injection) })), ...renewed.map((skill) => ({ ...skill, tokens: stored.get(skill.name)!.tokens }))];
     const { manifests, report } = await expandManifests(changed, { ...expandOptions, onProgress: (done, total) => options.onProgress?.({ stage: "expand", done, total }) });
@@ -116,6 +119,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         prepareVectorTable(db, embedder);
         await embedSkills(db, embedder, toEmbed, manifestOf, (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }));
       }
+      writeMetaValue(db, HEURISTIC_VERSION_KEY, HEURISTIC_VERSION);
       return commitRunMeta(db, roots, plan, now, fullEmbed || renewed.length > 0);
     });
     recordRun(db, started, now, plan, loaded.invalid.length);

@@ -1,5 +1,5 @@
 import type { IndexDatabase } from "../store/database.js";
-import { writeMetaValue } from "../store/index-meta.js";
+import { readMetaValue, writeMetaValue } from "../store/index-meta.js";
 
 const META_KEY = "evidence_floor";
 
@@ -20,8 +20,8 @@ export interface EvidenceFloor {
 }
 
 export function readEvidenceFloor(db: IndexDatabase): EvidenceFloor | undefined {
-  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(META_KEY) as { value: string } | undefined;
-  return row ? (JSON.parse(row.value) as EvidenceFloor) : undefined;
+  const value = readMetaValue(db, META_KEY);
+  return value === undefined ? undefined : (JSON.parse(value) as EvidenceFloor);
 }
 
 export function writeEvidenceFloor(db: IndexDatabase, floor: EvidenceFloor): void {

@@ -1,5 +1,5 @@
 import type { IndexDatabase } from "../store/database.js";
-import { writeMetaValue } from "../store/index-meta.js";
+import { readMetaValue, writeMetaValue } from "../store/index-meta.js";
 import defaults from "./default-fusion.json" with { type: "json" };
 import { readEvidenceFloor } from "./evidence-floor.js";
 import type { FusionParams } from "./fusion.js";
@@ -25,8 +25,8 @@ export function fusionFor(db: IndexDatabase, embedder: string | null): FusionPar
 }
 
 export function readFusionParams(db: IndexDatabase): FusionParams | undefined {
-  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(META_KEY) as { value: string } | undefined;
-  return row ? (JSON.parse(row.value) as FusionParams) : undefined;
+  const value = readMetaValue(db, META_KEY);
+  return value === undefined ? undefined : (JSON.parse(value) as FusionParams);
 }
 
 export function writeFusionParams(db: IndexDatabase, params: FusionParams): void {

@@ -23,6 +23,11 @@ export function readMeta(db: IndexDatabase): IndexMeta {
   };
 }
 
+export function readMetaValue(db: IndexDatabase, key: string): string | undefined {
+  const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+  return row?.value;
+}
+
 export function writeMetaValue(db: IndexDatabase, key: string, value: string): void {
   db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
 }

@@ -54,8 +54,37 @@ describe("heuristic expander", () => {
   it("draws queries from quoted triggers, use-when clauses and sections, and the description", () => {
     const { queries } = heuristicManifest(k8sDebug);
     expect(queries).toEqual(expect.arrayContaining(["check pod logs", "restart a deployment", "A rollout is stuck and never finishes", "Diagnose failing Kubernetes workloads"]));
-    expect(queries).toContain("reading liveness probes k8s debug");
     expect(queries.join("\n")).not.toMatch(/Helm|Provisioning/);
+  });
+
+  it("keeps topic headings as phrases, not as made-up queries", () => {
+    const manifest = heuristicManifest(k8sDebug);
+    expect(manifest.phrases).toContain("reading liveness probes");
+    expect(manifest.queries.join("\n")).not.toMatch(/liveness/);
+  });
+
+  it("reads triggers and exclusions in Chinese and Spanish, and never turns an exclusion into a query", () => {
+    const manifest = heuristicManifest({
+      ...k8sDebug,
+      name: "informe-ventas",
+      description: "Genera informes de ventas trimestrales. Usar cuando el usuario pide un resumen de ventas por región. NO usar para: facturas, nóminas.",
+      body: ["## 使用场景", "- 生成季度销售报告和区域对比", "## 不要", "- 不要用于个人记账"].join("\n"),
+    });
+    expect(manifest.queries).toEqual(expect.arrayContaining(["el usuario pide un resumen de ventas por región", "生成季度销售报告和区域对比"]));
+    expect(manifest.negatives).toEqual(expect.arrayContaining(["facturas, nóminas", "个人记账"]));
+    expect(manifest.queries.join("\n")).not.toMatch(/facturas|记账/);
+  });
+
+  it("keeps product names whole and leaves out the words of a skill folder's layout", () => {
+    const { keywords } = heuristicManifest({
+      ...k8sDebug,
+      name: "tui-builder",
+      description: "Build terminal user interfaces with Ratatui, Textual or Ink.",
+      body: "See `references/widgets.md` and run `scripts/new_app.py`.",
+    });
+    expect(keywords).toEqual(expect.arrayContaining(["ratatui", "textual", "ink"]));
+    expect(keywords).not.toContain("references");
+    expect(keywords).not.toContain("scripts");
   });
 
   it("puts not-for sentences and sections into negatives, never into queries", () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { expandManifests, manifestsToRenew, type ExpandOptions } from "../../src/expand/expand-skills.js";
 import { PROMPT_VERSION } from "../../src/expand/expansion-prompt.js";
 import type { ExpansionSubject } from "../../src/expand/expansion-subject.js";
-import { heuristicManifest } from "../../src/expand/heuristic-expander.js";
+import { HEURISTIC_VERSION, heuristicManifest } from "../../src/expand/heuristic-expander.js";
 import type { LlmSettings } from "../../src/expand/llm-settings.js";
 import { openIndexForWrite, type IndexDatabase } from "../../src/store/database.js";
 import { sqliteManifestCache, type ManifestCache } from "../../src/store/manifest-cache.js";
@@ -55,7 +55,9 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
     expect(server!.requests).toHaveLength(3);
     expect(again.report.cacheHits).toBe(3);
     expect(again.report.llm).toBeUndefined();
-    expect(manifestsToRenew(subjects, again.manifests, options)).toEqual([]);
+    expect(manifestsToRenew(subjects, again.manifests, options, HEURISTIC_VERSION)).toEqual([]);
+    // An index expanded by another version of the heuristic expander renews every manifest (the LLM's from the cache).
+    expect(manifestsToRenew(subjects, again.manifests, options, "0")).toEqual(subjects);
   });
 
   it("retries an answer that is not JSON, breaks the schema or is truncated, telling the model what was wrong", async () => {
@@ -83,7 +85,7 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
     expect(notices).toEqual([expect.stringMatching(/^skill "alpha": no usable LLM manifest \(empty answer\); using the heuristic manifest/)]);
     expect(cache.get({ contentHash: only.contentHash, promptVersion: PROMPT_VERSION, model: "scripted-model" })).toBeUndefined();
     // A fallback is retried on the next run: the stored heuristic manifest is due for renewal.
-    expect(manifestsToRenew([only], manifests, options)).toEqual([only]);
+    expect(manifestsToRenew([only], manifests, options, HEURISTIC_VERSION)).toEqual([only]);
   });
 
   it("waits out a 429 (honouring retry-after-ms) and succeeds; a lasting 500 falls back after the retries", async () => {
