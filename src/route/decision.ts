@@ -25,6 +25,8 @@ export interface DecisionRule {
   k: number;
   /** Routing among an allow-list: the lexical floor, measured over the whole index, does not apply. */
   restricted?: boolean;
+  /** The embedder cannot read the query's script (default: it can): its own lexical floor applies. */
+  otherScript?: boolean;
 }
 
 /** A scored candidate as the decision reads it. */
@@ -53,7 +55,7 @@ export function decide(ranked: RankedCandidate[], inScope: number, params: Decis
   const [best, runnerUp] = ranked;
   if (!best) return { decision: "none", selected: [], reason: "no_candidates", threshold: rule.threshold ?? params.threshold };
   const threshold = thresholdOf(best);
-  if (params.evidenceFloor && !supported(best, params.evidenceFloor, rule.restricted ?? false)) return { decision: "none", selected: [], reason: "no_evidence", threshold };
+  if (params.evidenceFloor && !supported(best, params.evidenceFloor, rule)) return { decision: "none", selected: [], reason: "no_evidence", threshold };
   if (inScope < threshold) return { decision: "none", selected: [], reason: "below_threshold", threshold };
   if (rule.multi) {
     const chosen = ranked.filter((candidate) => candidate.confidence >= thresholdOf(candidate)).slice(0, rule.k);
@@ -69,7 +71,8 @@ export function decide(ranked: RankedCandidate[], inScope: number, params: Decis
  * dense match above the floor, and for a heuristic manifest (description sentences, not user requests, so its
  * dense scores say little) BM25 at or above the lexical floor.
  */
-function supported(best: RankedCandidate, floor: EvidenceFloor, restricted: boolean): boolean {
+function supported(best: RankedCandidate, floor: EvidenceFloor, rule: DecisionRule): boolean {
   if (!best.lexicalHit && best.q2qMax < floor.q2qMax) return false;
-  return !best.heuristicManifest || restricted || best.bm25 >= floor.bm25;
+  const lexicalFloor = rule.otherScript ? (floor.bm25OtherScripts ?? floor.bm25) : floor.bm25;
+  return !best.heuristicManifest || (rule.restricted ?? false) || best.bm25 >= lexicalFloor;
 }

@@ -11,6 +11,8 @@ const META_KEY = "evidence_floor";
 export interface EvidenceFloor {
   /** BM25 (squashed) of a heuristic-manifest skill: a quantile of the best wrong candidates' BM25. */
   bm25: number;
+  /** The same for queries in scripts the embedder cannot read (CJK text shares more terms), when enough were measured. */
+  bm25OtherScripts?: number;
   /** Query-to-query similarity that counts without a lexical hit: the median of the best wrong candidates'. */
   q2qMax: number;
   /** Requests it was measured on. */

@@ -20,7 +20,7 @@ export const DEFAULT_FUSION = defaults as FusionParams;
 export function fusionFor(db: IndexDatabase, embedder: string | null): FusionParams {
   const stored = readFusionParams(db);
   const floor = readEvidenceFloor(db);
-  if (stored && stored.embedder === embedder) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0 } } : stored;
+  if (stored && stored.embedder === embedder) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0, bm25OtherScripts: 0 } } : stored;
   return floor ? { ...DEFAULT_FUSION, evidenceFloor: floor } : DEFAULT_FUSION;
 }
 

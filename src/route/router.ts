@@ -251,7 +251,7 @@ async function routeQuery(
     const timing_ms = { embed: 0, retrieve: 0, score: 0, rerank: 0, total: 0 };
     return { decision: "none", selected: [], skills: [], reason: "empty_index", in_scope: 0, threshold: options.threshold ?? fusion.threshold, warnings, timing_ms, ...base };
   }
-  const { scoring, timing } = await scoreQuery(state, encoder, reranker, limits, text, options);
+  const { scoring, timing, readable } = await scoreQuery(state, encoder, reranker, limits, text, options);
   const outcome = decide(
     scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence)),
     scoring.inScope,
@@ -259,6 +259,7 @@ async function routeQuery(
     {
       k,
       restricted: options.skills !== undefined,
+      otherScript: !readable,
       ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
       ...(options.multi !== undefined ? { multi: options.multi } : {}),
     },
@@ -285,7 +286,7 @@ async function scoreQuery(
   limits: Limits,
   text: string,
   options: RouteOptions,
-): Promise<{ scoring: Scoring; vector: Float32Array; abstainSim: number; timing: Omit<RouteTiming, "total"> & { started: number } }> {
+): Promise<{ scoring: Scoring; vector: Float32Array; readable: boolean; timing: Omit<RouteTiming, "total"> & { started: number } }> {
   checkQuery(text);
   const started = performance.now();
   const { model, fusion } = state;
@@ -323,7 +324,7 @@ async function scoreQuery(
   return {
     scoring,
     vector: query.vector,
-    abstainSim,
+    readable,
     timing: { started, embed: round(embedded - started), retrieve: round(retrieved - embedded), score: round(scored - retrieved), rerank: round(reranked - scored) },
   };
 }

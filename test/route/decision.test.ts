@@ -53,6 +53,14 @@ describe("decide", () => {
     expect(decide([{ ...weak[0]!, heuristicManifest: false }], 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
   });
 
+  it("holds a query in a script the embedder cannot read to the floor measured on such queries", () => {
+    const guarded = { ...params, evidenceFloor: { ...floor, bm25OtherScripts: 0.8 } };
+    const chinese = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.7, lexicalHit: true, q2qMax: 0 }];
+    expect(decide(chinese, 0.99, guarded, { k: 3, otherScript: true })).toMatchObject({ decision: "none", reason: "no_evidence" });
+    expect(decide(chinese, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
+    expect(decide(chinese, 0.99, { ...params, evidenceFloor: floor }, { k: 3, otherScript: true })).toMatchObject({ decision: "inject" });
+  });
+
   it("says when there is nothing to choose from", () => {
     expect(decide([], 0, params, { k: 3 })).toMatchObject({ decision: "none", reason: "no_candidates" });
   });

@@ -1,6 +1,7 @@
 import type { QueryEncoder } from "../../models/query-encoder.js";
 import type { IndexDatabase } from "../../store/database.js";
 import { readMeta } from "../../store/index-meta.js";
+import { embedderReads } from "../embedder-coverage.js";
 import { writeEvidenceFloor, type EvidenceFloor } from "../evidence-floor.js";
 import { readManifests } from "../../store/manifest-rows.js";
 import { listSkills } from "../../store/skill-rows.js";
@@ -11,8 +12,10 @@ import { EVERYDAY_REQUESTS } from "./everyday-requests.js";
 // Skills sampled: enough for stable quantiles, few enough to cost seconds at index time.
 const MAX_SAMPLES = 300;
 // The lexical floor rejects this share of best-wrong BM25 scores; chosen on the training and dev sets (bench/RESULTS.md).
-const BM25_QUANTILE = 0.4;
+const BM25_QUANTILE = 0.6;
 const Q2Q_QUANTILE = 0.5;
+// Fewer other-script probes than this, and those queries share the one floor.
+const MIN_SCRIPT_SAMPLES = 20;
 /** Below this many skills, leaving one out says little about the rest. */
 export const MIN_CALIBRATION_SKILLS = 10;
 
@@ -42,15 +45,21 @@ export async function calibrateEvidence(
     const total = 2 * probes.length + EVERYDAY_REQUESTS.length;
     let done = 0;
     const step = () => onProgress?.(++done, total);
-    const bm25: number[] = [];
-    const q2q: number[] = [];
+    const read: { bm25: number; q2q: number }[] = [];
+    const otherScripts: number[] = [];
     for (const probe of probes) {
       const best = (await router.candidates(probe.query, { exclude: [probe.skill] })).evidence[0];
-      bm25.push(best?.signals.bm25 ?? 0);
-      q2q.push(best?.signals.q2q_max ?? 0);
+      if (embedderReads(probe.query)) read.push({ bm25: best?.signals.bm25 ?? 0, q2q: best?.signals.q2q_max ?? 0 });
+      else otherScripts.push(best?.signals.bm25 ?? 0);
       step();
     }
-    const floor: EvidenceFloor = { bm25: quantile(bm25, BM25_QUANTILE), q2qMax: quantile(q2q, Q2Q_QUANTILE), samples: probes.length, indexVersion: readMeta(db).indexVersion };
+    const floor: EvidenceFloor = {
+      bm25: quantile(read.map((probe) => probe.bm25), BM25_QUANTILE),
+      ...(otherScripts.length >= MIN_SCRIPT_SAMPLES ? { bm25OtherScripts: quantile(otherScripts, BM25_QUANTILE) } : {}),
+      q2qMax: quantile(read.map((probe) => probe.q2q), Q2Q_QUANTILE),
+      samples: probes.length,
+      indexVersion: readMeta(db).indexVersion,
+    };
     writeEvidenceFloor(db, floor);
     router.refresh();
     const absentRouted = await routedShare(router, probes, step);
@@ -67,19 +76,25 @@ interface Probe {
   skill: string;
 }
 
-/** One synthetic query from each of an even spread of skills (the middle one of its list: not the name-like first). */
+/**
+ * One synthetic query (the middle one of its list: not the name-like first) from each of an even spread of
+ * skills, separately for queries the embedder reads and for other scripts: CJK text shares far more BM25 terms.
+ */
 function absentSkillProbes(db: IndexDatabase): Probe[] {
   const skills = listSkills(db);
   if (skills.length < MIN_CALIBRATION_SKILLS) return [];
   const manifests = readManifests(db);
-  const step = Math.max(1, Math.floor(skills.length / MAX_SAMPLES));
-  const probes: Probe[] = [];
-  for (let index = 0; index < skills.length && probes.length < MAX_SAMPLES; index += step) {
-    const queries = manifests.get(skills[index]!.id)?.manifest.queries ?? [];
+  const all = skills.flatMap((skill) => {
+    const queries = manifests.get(skill.id)?.manifest.queries ?? [];
     const query = queries[Math.floor(queries.length / 2)];
-    if (query) probes.push({ query: routableQuery(query), skill: skills[index]!.name });
-  }
-  return probes;
+    return query ? [{ query: routableQuery(query), skill: skill.name }] : [];
+  });
+  return [...evenSpread(all.filter((probe) => embedderReads(probe.query))), ...evenSpread(all.filter((probe) => !embedderReads(probe.query)))];
+}
+
+function evenSpread<T>(items: T[]): T[] {
+  const step = Math.max(1, Math.floor(items.length / MAX_SAMPLES));
+  return items.filter((_, index) => index % step === 0).slice(0, MAX_SAMPLES);
 }
 
 async function routedShare(router: Router, probes: { query: string; skill?: string }[], step: () => void): Promise<number> {

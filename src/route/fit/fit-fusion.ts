@@ -35,6 +35,8 @@ export interface FitOptions {
   minRouted?: number;
   /** Learn the null cases as abstain examples, and per-skill thresholds (default). Off for parameters meant for other indexes. */
   indexSpecific?: boolean;
+  /** Added to the learned ranking weights before the in-scope model is fitted on them (a prior for unseen collections). */
+  rankingPrior?: Partial<FusionParams["ranking"]>;
 }
 
 export interface FitResult {
@@ -73,7 +75,7 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
     .filter((sample) => sample.expected !== null && sample.names.includes(sample.expected))
     .map((sample) => ({ rows: sample.features, chosen: sample.names.indexOf(sample.expected!) }));
   const weights = fitConditionalLogit(groups, FEATURES.length);
-  const ranking = Object.fromEntries(FEATURES.map((feature, index) => [feature, weights[index]!])) as FusionParams["ranking"];
+  const ranking = Object.fromEntries(FEATURES.map((feature, index) => [feature, weights[index]! + (options.rankingPrior?.[feature] ?? 0)])) as FusionParams["ranking"];
 
   const nulls = samples.filter((sample) => sample.expected === null);
   const indexSpecific = options.indexSpecific ?? true;
