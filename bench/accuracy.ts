@@ -5,7 +5,9 @@ import { computeMetrics, percentiles, type EvalMetrics } from "../src/eval/metri
 import { splitCases } from "../src/eval/split.js";
 import { createEmbedder } from "../src/models/create-embedder.js";
 import type { RerankerLoad } from "../src/models/create-reranker.js";
+import { readEvidenceFloor } from "../src/route/evidence-floor.js";
 import { fitIndex } from "../src/route/fit/fit-index.js";
+import type { FusionParams } from "../src/route/fusion.js";
 import { openIndexForRead } from "../src/store/database.js";
 import type { MethodId } from "./method-catalogue.js";
 import { bm25Description } from "./methods/bm25-description.js";
@@ -48,6 +50,8 @@ export interface DatasetFigures {
 export interface AccuracyEnvironment {
   cacheDir: string;
   reranker: RerankerLoad;
+  /** Default parameters fitted without the named eval set (leave-one-dataset-out). */
+  unseenDefaults: (name: string) => FusionParams;
   log: (message: string) => void;
 }
 
@@ -81,11 +85,26 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
     // reranker: null, or the router would load the cross-encoder by itself when its files are present.
     await measure("d", () => hybridRouter({ db: plainIndex, reranker: null })),
     examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex, reranker: null })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
+    await measure("h", () => hybridRouter({ db: plainIndex, reranker: null, fusion: withIndexFloor(env.unseenDefaults(spec.name), plainIndex) })),
+    examplesIndex
+      ? await measure("i", () => hybridRouter({ db: examplesIndex, reranker: null, fusion: withIndexFloor(env.unseenDefaults(spec.name), examplesIndex) }))
+      : { id: "i", skipped: "no example queries in this set: h is its main row" },
     reranker ? await measure("f", () => hybridRouter({ db: mainIndex, reranker })) : { id: "f", skipped: "not measured: cross-encoder unavailable (see below)" },
     // As router fit itself runs: with the cross-encoder when its files are present, so fit and routing see the same features.
     await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir) })),
   ];
   return { name: spec.name, file: path.basename(spec.file), skills: skills.length, trainCases: train.length, testCases: test.length, methods };
+}
+
+/** Parameters as `fusionFor` would serve them on an index that was never fitted: with the floor it measured. */
+function withIndexFloor(params: FusionParams, db: string): FusionParams {
+  const index = openIndexForRead(db);
+  try {
+    const floor = readEvidenceFloor(index);
+    return floor ? { ...params, evidenceFloor: floor } : params;
+  } finally {
+    index.close();
+  }
 }
 
 /** A copy of the index fitted on the training half only (the cached index stays on the default fusion). */

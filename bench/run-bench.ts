@@ -7,7 +7,12 @@ import { readEvalSet, type EvalSet } from "../src/eval/eval-set.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
 import { createReranker } from "../src/models/create-reranker.js";
 import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
+import type { FitSample } from "../src/route/fit/fit-fusion.js";
+import type { FusionParams } from "../src/route/fusion.js";
 import { measureDataset, type DatasetSpec } from "./accuracy.js";
+import { DEFAULT_FIT_SETS, fitDefaults, trainingSamples } from "./default-fit.js";
+import { TRIGGER_HEADING, triggerSection } from "./render-trigger.js";
+import { measureTriggerDev } from "./trigger-dev-eval.js";
 import { accuracyLatencyChart } from "./chart-svg.js";
 import { measureHttp, type HttpFigures, type HttpPlan } from "./http-load.js";
 import { ACCURACY_HEADING, accuracySection } from "./render-accuracy.js";
@@ -20,10 +25,12 @@ import { readCorpus, sampleCorpus } from "./scale-corpus.js";
 import { scaleIndex } from "./scale-index.js";
 import { TARGETS_HEADING, targetsSection } from "./targets.js";
 
-export type BenchPart = "accuracy" | "scale" | "http";
+export type BenchPart = "trigger" | "accuracy" | "scale" | "http";
 
 export interface BenchConfig {
   parts: BenchPart[];
+  /** The shared folder: eval/trigger-dev and corpus/skills for the trigger part. */
+  shared: string;
   datasets: DatasetSpec[];
   /** A corpus laid out like ../shared/corpus. */
   corpus: string;
@@ -55,13 +62,22 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
   const sets = config.datasets.map((spec) => readEvalSet(spec.file));
   const queries = distinctQueries(sets);
 
+  if (config.parts.includes("trigger")) {
+    const started = performance.now();
+    const run = startRun(embedder);
+    const figures = await measureTriggerDev({ shared: config.shared, cacheDir: path.join(config.cacheDir, "trigger-dev"), fresh: config.fresh, log: config.log });
+    results.trigger = { run: finishRun(run, started), figures };
+  }
+
   if (config.parts.includes("accuracy")) {
     const started = performance.now();
     const run = startRun(embedder);
     const reranker = await createReranker();
     try {
+      const cacheDir = path.join(config.cacheDir, "eval");
+      const unseenDefaults = await leaveOneDatasetOut(path.dirname(config.datasets[0]!.file), cacheDir, embedder, config.log);
       const datasets = [];
-      for (const [index, spec] of config.datasets.entries()) datasets.push(await measureDataset(spec, sets[index]!, { cacheDir: path.join(config.cacheDir, "eval"), reranker, log: config.log }));
+      for (const [index, spec] of config.datasets.entries()) datasets.push(await measureDataset(spec, sets[index]!, { cacheDir, reranker, unseenDefaults, log: config.log }));
       results.accuracy = { run: finishRun(run, started), reranker: reranker.status === "ready" ? reranker.reranker.id : reranker.reason, datasets };
     } finally {
       if (reranker.status === "ready") await reranker.reranker.close();
@@ -111,8 +127,27 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
   return results;
 }
 
+/**
+ * Default parameters fitted as `bench/fit-defaults.ts` does, but without one eval set: what a new user's index
+ * gets for data like it. MetaTool leaves out both its forms (with and without example queries).
+ */
+async function leaveOneDatasetOut(evalDir: string, cacheDir: string, embedder: string, log: (message: string) => void): Promise<(name: string) => FusionParams> {
+  const samples = new Map<string, FitSample[]>();
+  for (const name of DEFAULT_FIT_SETS) samples.set(name, await trainingSamples(evalDir, name, cacheDir, log));
+  const fitted = new Map<string, FusionParams>();
+  return (name) => {
+    let params = fitted.get(name);
+    if (!params) {
+      const others = new Map([...samples].filter(([set]) => set !== name && set !== `${name}-noexamples`));
+      fitted.set(name, (params = fitDefaults(others, embedder).params));
+    }
+    return params;
+  };
+}
+
 function render(results: BenchResults, config: BenchConfig): void {
   const sections: { heading: string; text: string }[] = [];
+  if (results.trigger) sections.push({ heading: TRIGGER_HEADING, text: triggerSection(results.trigger) });
   if (results.accuracy) {
     writeFileSync(config.chartSvg, accuracyLatencyChart(results.accuracy.datasets));
     sections.push({ heading: ACCURACY_HEADING, text: accuracySection(results.accuracy, path.relative(path.dirname(config.resultsMd), config.chartSvg)) });

@@ -1,12 +1,12 @@
-// The routing benchmark: `npm run bench` (all parts) or `npm run bench -- --only accuracy,scale,http [--fresh]`.
-// Writes bench/results.json, the "Routing accuracy", "Scale", "Over HTTP" and "Issue 5 targets" sections of
+// The routing benchmark: `npm run bench` (all parts) or `npm run bench -- --only trigger,accuracy,scale,http [--fresh]`.
+// Writes bench/results.json, the "Unseen skills", "Routing accuracy", "Scale", "Over HTTP" and "Issue 5 targets" sections of
 // bench/RESULTS.md, and bench/accuracy-latency.svg. Reads ../shared/eval and ../shared/corpus.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runBench, type BenchPart } from "./run-bench.js";
 
-const PARTS: BenchPart[] = ["accuracy", "scale", "http"];
+const PARTS: BenchPart[] = ["trigger", "accuracy", "scale", "http"];
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const shared = path.resolve(repo, "..", "shared");
 const { values } = parseArgs({ options: { only: { type: "string" }, fresh: { type: "boolean", default: false } } });
@@ -17,6 +17,7 @@ if (unknown.length > 0) throw new Error(`unknown part(s) ${unknown.join(", ")}: 
 const started = performance.now();
 await runBench({
   parts,
+  shared,
   datasets: [
     { name: "metatool", file: path.join(shared, "eval", "metatool.json"), withoutExamples: path.join(shared, "eval", "metatool-noexamples.json") },
     { name: "bfcl", file: path.join(shared, "eval", "bfcl.json") },

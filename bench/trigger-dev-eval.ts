@@ -136,22 +136,3 @@ function rocAuc(scores: { positive: boolean; inScope: number }[]): number {
   const negatives = sorted.length - positives;
   return positives > 0 && negatives > 0 ? (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives) : 0.5;
 }
-
-const percent = (part: number, whole: number): string => (whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : "-");
-
-/** The figures as a markdown table, one row for all cases and one per script. */
-export function triggerDevTable(figures: TriggerDevFigures): string {
-  const row = (label: string, counts: TriggerCounts) =>
-    `| ${label} | ${counts.positives} | ${percent(counts.top1, counts.positives)} | ${percent(counts.injectedRight, counts.positives)} | ${counts.negatives} | ${percent(counts.negativesOwnSkill, counts.negatives)} | ${percent(counts.negativesAnySkill, counts.negatives)} |`;
-  const { skills } = figures;
-  return [
-    `${skills.indexed} skills indexed: ${skills.evalSkillsIndexed} of trigger-dev's ${skills.evalSkills} and ${skills.distractors} distractors (${skills.invalid} refused, ${skills.warnings} warnings); positives whose skill is missing: ${figures.positivesOfMissingSkills}; ROC AUC of in_scope, positives against near misses: ${figures.inScopeAuc.toFixed(3)}`,
-    "",
-    "| cases | positives | top-1 | right skill injected | near misses | routed to their own skill | routed to any skill |",
-    "|---|---|---|---|---|---|---|",
-    row("all", figures.all),
-    row("Latin script", figures.byScript.latin),
-    row("Chinese", figures.byScript.han),
-    row("Korean", figures.byScript.hangul),
-  ].join("\n");
-}

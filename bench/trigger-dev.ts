@@ -3,7 +3,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { measureTriggerDev, triggerDevTable } from "./trigger-dev-eval.js";
+import { triggerDevTable } from "./render-trigger.js";
+import { measureTriggerDev } from "./trigger-dev-eval.js";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const shared = path.resolve(repo, "..", "shared");
