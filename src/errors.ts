@@ -29,6 +29,10 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is larger than this server accepts" },
   REQUEST_TIMEOUT: { status: 503, message: "The request took longer than this server allows" },
   ROUTE_NOT_FOUND: { status: 404, message: "No such endpoint" },
+  // nginx's status for a client that went away mid-request: counted apart from server failures (5xx).
+  CLIENT_CLOSED_REQUEST: { status: 499, message: "The client closed the connection before sending the whole request" },
+  PORT_IN_USE: { status: 503, message: "Another process is listening on that port" },
+  LISTEN_FAILED: { status: 503, message: "The server could not listen on that host and port" },
   INTERNAL_ERROR: { status: 500, message: "Internal error" },
   LLM_NOT_CONFIGURED: { status: 400, message: "No LLM configured for manifest expansion" },
   MANIFEST_IMPORT_INVALID: { status: 400, message: "The manifest import file has no usable line" },

@@ -1,14 +1,16 @@
-import { createRoute, OpenAPIHono, type z } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
-import { HTTPException } from "hono/http-exception";
 import { withDefaults, type Settings } from "../config/settings.js";
-import { createError, isRouterError, type ErrorCode, type RouterError } from "../errors.js";
+import { createError, type RouterError } from "../errors.js";
 import type { Router } from "../route/router.js";
 import { VERSION } from "../version.js";
 import { requireApiKey } from "./api-key.js";
 import { decisionLine } from "./decision-log.js";
 import { docsPage, DOCS_CONTENT_SECURITY_POLICY } from "./docs-page.js";
+import { clip } from "./echo-limits.js";
+import { knownError, validationError } from "./error-mapping.js";
+import { requireJsonBody } from "./json-body-gate.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordDecision, type ServerMetrics } from "./metrics.js";
 import { observeRequests, type RequestVariables } from "./observe-requests.js";
@@ -23,7 +25,6 @@ import {
   skillSummarySchema,
 } from "./schemas.js";
 import { skillDetail } from "./skill-detail.js";
-import { MAX_QUERY_CHARS } from "../route/query-limit.js";
 
 /** Where the app finds the router: absent while it loads, with the reason when loading failed. */
 export interface RouterSlot {
@@ -127,12 +128,7 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
   }
   app.use(limitTime(settings.requestTimeoutMs));
   app.use("/route", limitBody(settings.maxBodyBytes));
-  app.use("/route", async (c, next) => {
-    if (c.req.method === "POST" && !(c.req.header("content-type") ?? "").toLowerCase().startsWith("application/json")) {
-      return errorJson(c, createError("UNSUPPORTED_MEDIA_TYPE", `Send the body as application/json (got ${c.req.header("content-type") ?? "no content type"})`));
-    }
-    return next();
-  });
+  app.use("/route", requireJsonBody());
 
   app.openapi(routeEndpoint, async (c) => {
     const started = performance.now();
@@ -149,7 +145,7 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     const { name } = c.req.valid("param");
     // Served from the index, never from disk: a name cannot reach a file outside the indexed roots.
     const skill = ready(slot).skill(name);
-    if (!skill) throw createError("SKILL_NOT_FOUND", `No skill named "${name}"`, { name });
+    if (!skill) throw createError("SKILL_NOT_FOUND", `No skill named "${clip(name)}"`, { name: clip(name) });
     return c.json(skillDetail(skill), 200);
   });
 
@@ -177,10 +173,10 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
   });
   app.get("/metrics", async (c) => c.body(await metrics.registry.metrics(), 200, { "Content-Type": metrics.registry.contentType }));
 
-  app.notFound((c) => errorJson(c, createError("ROUTE_NOT_FOUND", `No endpoint ${c.req.method} ${new URL(c.req.url).pathname}`)));
+  app.notFound((c) => errorJson(c, createError("ROUTE_NOT_FOUND", `No endpoint ${clip(c.req.method)} ${clip(new URL(c.req.url).pathname)}`)));
   app.onError((error, c) => {
-    if (isRouterError(error)) return errorJson(c, error);
-    if (error instanceof HTTPException && error.status === 400) return errorJson(c, createError("MALFORMED_JSON", error.message));
+    const known = knownError(error, c);
+    if (known) return errorJson(c, known);
     logger.error({ err: error, request_id: c.get("requestId") }, "unexpected error");
     return errorJson(c, createError("INTERNAL_ERROR"));
   });
@@ -194,17 +190,4 @@ function ready(slot: RouterSlot): Router {
 
 function errorJson(c: Context, error: RouterError): Response {
   return c.json({ error: error.toJSON() }, error.status as 400);
-}
-
-/** A schema failure named by the rule it broke; the query's own rules get their own codes. */
-function validationError(error: z.ZodError): RouterError {
-  const issue = error.issues[0]!;
-  const field = issue.path.join(".");
-  const details = { issues: error.issues.map((item) => ({ path: item.path.join("."), message: item.message })) };
-  if (field === "query") {
-    const code: ErrorCode = issue.code === "invalid_type" ? "QUERY_NOT_STRING" : issue.code === "too_big" ? "QUERY_TOO_LONG" : "QUERY_EMPTY";
-    const message = code === "QUERY_TOO_LONG" ? `The query is longer than ${MAX_QUERY_CHARS} characters` : code === "QUERY_NOT_STRING" ? "The query is missing or not a string" : "The query is empty";
-    return createError(code, message, details);
-  }
-  return createError("INVALID_REQUEST", field ? `${field}: ${issue.message}` : issue.message, details);
 }

@@ -1,6 +1,4 @@
-import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { withDefaults, type Settings } from "../config/settings.js";
 import { createError, isRouterError, type RouterError } from "../errors.js";
@@ -12,6 +10,7 @@ import { createApp, type RouterSlot } from "./app.js";
 import { drainServer } from "./drain-server.js";
 import { createIndexReloader } from "./index-reloader.js";
 import { createIndexRunner, type IndexRunner } from "./index-runner.js";
+import { listen } from "./listen.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordIndex, type ServerMetrics } from "./metrics.js";
 import { watchSkills, type SkillWatcher } from "./skill-watcher.js";
@@ -51,17 +50,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const inFlight = { count: 0 };
   const slot: RouterSlot = { router: undefined, error: undefined, draining: false };
   const app = createApp(slot, { ...settings, logger, metrics, inFlight });
-  const server = await new Promise<Server>((resolve) => {
-    const started = serve(
-      {
-        fetch: app.fetch,
-        hostname: settings.host,
-        port: settings.port,
-        // Node's own limits on slow clients (headers and body trickled in), checked every second, not every 30.
-        serverOptions: { requestTimeout: settings.requestTimeoutMs, headersTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: 1000 },
-      },
-      () => resolve(started as Server),
-    );
+  const server = await listen(app, {
+    hostname: settings.host,
+    port: settings.port,
+    // Node's own limits on slow clients (headers and body trickled in), checked every second, not every 30.
+    serverOptions: { requestTimeout: settings.requestTimeoutMs, headersTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: 1000 },
   });
 
   const reloader = createIndexReloader(slot, metrics, logger);

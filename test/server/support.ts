@@ -1,7 +1,7 @@
-import { serve } from "@hono/node-server";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp, type AppOptions, type RouterSlot } from "../../src/server/app.js";
+import { listen } from "../../src/server/listen.js";
 import { createLogger, type Logger } from "../../src/server/logger.js";
 import type { QueryEncoder } from "../../src/models/query-encoder.js";
 import type { Router } from "../../src/route/router.js";
@@ -32,9 +32,7 @@ export async function serveApp(router: Partial<Router>, options: AppOptions = {}
   const slot: RouterSlot = { router: router as Router, error: undefined, draining: false };
   const inFlight = { count: 0 };
   const app = createApp(slot, { inFlight, ...options });
-  const server = await new Promise<Server>((resolve) => {
-    const started = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(started as Server));
-  });
+  const server = await listen(app, { hostname: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, slot, server, inFlight, close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => server.closeAllConnections()) };
 }

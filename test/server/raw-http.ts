@@ -1,0 +1,100 @@
+import { once } from "node:events";
+import http from "node:http";
+import net from "node:net";
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** Sent in one piece with a Content-Length, or in `chunks` with chunked transfer encoding. */
+  body?: Buffer;
+  chunked?: boolean;
+  /** Destroys the request after sending this many bytes of the body: a client that gives up mid-way. */
+  abortAfter?: number;
+}
+
+export type RawReply =
+  | { kind: "answer"; status: number; headers: http.IncomingHttpHeaders; body: string; reusedSocket: boolean }
+  | { kind: "failed"; code: string; reusedSocket: boolean }
+  | { kind: "aborted" };
+
+const CHUNK_BYTES = 16 * 1024;
+
+/** One request over node:http (through `agent`, so keep-alive reuse is real), never rejecting. */
+export function rawRequest(url: string, agent: http.Agent, spec: RawRequest, timeoutMs = 10_000): Promise<RawReply> {
+  return new Promise((resolve) => {
+    const headers = { ...spec.headers, ...(spec.body && !spec.chunked ? { "content-length": String(spec.body.length) } : {}) };
+    const request = http.request(`${url}${spec.path}`, { method: spec.method, headers, agent, timeout: timeoutMs });
+    let settled = false;
+    const settle = (reply: RawReply) => {
+      if (!settled) resolve(reply);
+      settled = true;
+    };
+    request.on("timeout", () => request.destroy(Object.assign(new Error("timed out"), { code: "TIMEOUT" })));
+    request.on("error", (error: NodeJS.ErrnoException) => settle(spec.abortAfter !== undefined ? { kind: "aborted" } : { kind: "failed", code: error.code ?? error.message, reusedSocket: request.reusedSocket }));
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => settle({ kind: "answer", status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString("utf8"), reusedSocket: request.reusedSocket }));
+      response.on("error", (error: NodeJS.ErrnoException) => settle({ kind: "failed", code: error.code ?? error.message, reusedSocket: request.reusedSocket }));
+    });
+    const body = spec.body ?? Buffer.alloc(0);
+    if (spec.abortAfter !== undefined) {
+      request.write(body.subarray(0, spec.abortAfter), () => setTimeout(() => {
+        request.destroy();
+        settle({ kind: "aborted" });
+      }, 20));
+      return;
+    }
+    if (!spec.chunked) {
+      request.end(body);
+      return;
+    }
+    for (let start = 0; start < body.length; start += CHUNK_BYTES) request.write(body.subarray(start, start + CHUNK_BYTES));
+    request.end();
+  });
+}
+
+/** A keep-alive agent with one socket, so a second request must reuse the first one's connection if it is still open. */
+export function oneSocketAgent(): http.Agent {
+  return new http.Agent({ keepAlive: true, maxSockets: 1 });
+}
+
+export interface SocketTranscript {
+  /** Status of each answer, in order. */
+  statuses: number[];
+  /** The socket's error (ECONNRESET, EPIPE, ...), when it had one. */
+  error: string | undefined;
+}
+
+/** Writes `requests` back to back on one TCP connection (pipelined), half-closes, and reads every answer until the server closes. */
+export function onOneConnection(url: string, requests: Buffer[]): Promise<SocketTranscript> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    const received: Buffer[] = [];
+    let error: string | undefined;
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    socket.on("error", (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message));
+    socket.on("close", () => resolve({ statuses: [...Buffer.concat(received).toString("latin1").matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1])), error }));
+    const writeAll = async () => {
+      for (const request of requests) if (!socket.write(request)) await once(socket, "drain");
+      socket.end();
+    };
+    writeAll().catch(() => undefined);
+  });
+}
+
+/** The bytes of one HTTP/1.1 request; `chunked` frames the body in chunks of 64 KiB. */
+export function requestBytes(method: string, path: string, headers: Record<string, string>, body: Buffer, chunked = false): Buffer {
+  const framing = chunked ? "transfer-encoding: chunked" : `content-length: ${body.length}`;
+  const head = Buffer.from(`${method} ${path} HTTP/1.1\r\nhost: localhost\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}${framing}\r\n\r\n`);
+  if (!chunked) return Buffer.concat([head, body]);
+  const parts = [head];
+  for (let start = 0; start < body.length; start += 65536) {
+    const chunk = body.subarray(start, start + 65536);
+    parts.push(Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n"));
+  }
+  parts.push(Buffer.from("0\r\n\r\n"));
+  return Buffer.concat(parts);
+}
