@@ -1,11 +1,13 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import { unreadableLineAnswer } from "./unreadable-line.js";
 
 type RequestId = string | number;
 
 /**
  * Wraps a transport to know which requests still await an answer, so the server can finish them after the
- * client closes its input (`cat requests | router mcp` writes everything, then closes stdin at once).
+ * client closes its input (`cat requests | router mcp` writes everything, then closes stdin at once), and to
+ * answer a line it could not read with JSON-RPC's parse error instead of silence.
  */
 export class AnsweringTransport implements Transport {
   onclose?: () => void;
@@ -18,7 +20,11 @@ export class AnsweringTransport implements Transport {
 
   start(): Promise<void> {
     this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onerror = (error) => {
+      const answer = unreadableLineAnswer(error);
+      if (answer) void this.inner.send(answer).catch((failure: Error) => this.onerror?.(failure));
+      this.onerror?.(error);
+    };
     this.inner.onmessage = (message, extra) => {
       if ("method" in message && "id" in message) this.open.add(message.id);
       this.onmessage?.(message, extra);
