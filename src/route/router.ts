@@ -19,7 +19,7 @@ import { denseRetriever } from "./dense-retriever.js";
 import { keywordMatcher, type KeywordMatch, type KeywordMatcher } from "./keyword-matcher.js";
 import type { Retriever, RouteQuery } from "./retriever.js";
 import { loadRouteModel, type RouteModel } from "./route-model.js";
-import { scoreCandidates, type ScoredCandidate, type Scoring } from "./score-candidates.js";
+import { denseStandIn, scoreCandidates, type ScoredCandidate, type Scoring } from "./score-candidates.js";
 import { abstainSimilarity, measureEvidence, type Evidence } from "./signals.js";
 import type { ContextMessage, RankedSkill, RouteOptions, RouteResult, RouteTiming } from "./types.js";
 
@@ -60,6 +60,8 @@ export interface ScoredCandidates {
   features: number[][];
   /** The query's unit vector (fit learns abstain examples from it). */
   vector: Float32Array;
+  /** The embedder reads the query's script; when not, dense signals are 0 and fit must score it as routing does. */
+  readable: boolean;
 }
 
 export interface RouterStatus {
@@ -94,8 +96,6 @@ const DEFAULT_RERANK_TOP = 5;
 // Recent conversation shifts the query vector a little; the message itself stays dominant.
 const CONTEXT_WEIGHT = 0.3;
 const CONTEXT_MESSAGES = 3;
-// A wrong skill's best query similarity, for indexes too small to measure it (0.60-0.76 on the five eval indexes).
-const TYPICAL_WRONG_SIMILARITY = 0.65;
 
 export async function createRouter(options: RouterOptions): Promise<Router> {
   // Taken before the first read, so a version committed while loading is still noticed.
@@ -122,12 +122,13 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
     },
     async candidates(query, routeOptions = {}) {
       const current = state;
-      const { scoring, vector } = await using(current, () => scoreQuery(current, encoder, reranker, { perRetriever, rerankTop }, query, routeOptions));
+      const { scoring, vector, readable } = await using(current, () => scoreQuery(current, encoder, reranker, { perRetriever, rerankTop }, query, routeOptions));
       return {
         names: scoring.ranked.map((item) => current.model.skills[item.evidence.skill]!.name),
         evidence: scoring.ranked.map((item) => item.evidence),
         features: scoring.ranked.map((item) => item.features),
         vector,
+        readable,
       };
     },
     skills: () => listSkills(state.db),
@@ -313,7 +314,7 @@ async function scoreQuery(
   const evidence = measureEvidence(model, readable ? query.vector : undefined, [...candidates], bm25Scores, keywordMatches);
   const rows = featureRows(evidence);
   const abstainSim = readable ? abstainSimilarity(model.abstain, query.vector) : 0;
-  const standIn = readable ? undefined : (fusion.evidenceFloor?.q2qMax ?? TYPICAL_WRONG_SIMILARITY);
+  const standIn = denseStandIn(fusion, readable);
   let scoring = scoreCandidates(fusion, evidence, rows, abstainSim, standIn);
   const scored = performance.now();
   if (reranker && scoring.ranked.length > 0) {

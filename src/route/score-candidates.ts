@@ -20,6 +20,13 @@ export interface Scoring {
 }
 
 const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
+// A wrong skill's best query similarity, for indexes too small to measure it (0.60-0.76 on the five eval indexes).
+const TYPICAL_WRONG_SIMILARITY = 0.65;
+
+/** The similarity `scoreCandidates` assumes for a query the embedder cannot read; undefined when it can. */
+export function denseStandIn(params: FusionParams, readable: boolean): number | undefined {
+  return readable ? undefined : (params.evidenceFloor?.q2qMax ?? TYPICAL_WRONG_SIMILARITY);
+}
 
 /**
  * Ranks candidates by the ranking model and puts a calibrated confidence on each. `denseStandIn`, for a query

@@ -1,10 +1,10 @@
 import type { QueryEncoder } from "../../models/query-encoder.js";
 import type { IndexDatabase } from "../../store/database.js";
 import { readMeta } from "../../store/index-meta.js";
-import { embedderReads } from "../embedder-coverage.js";
-import { writeEvidenceFloor, type EvidenceFloor } from "../evidence-floor.js";
 import { readManifests } from "../../store/manifest-rows.js";
 import { listSkills } from "../../store/skill-rows.js";
+import { embedderReads } from "../embedder-coverage.js";
+import { writeEvidenceFloor, type EvidenceFloor } from "../evidence-floor.js";
 import { routableQuery } from "../query-limit.js";
 import { createRouter, type Router } from "../router.js";
 import { EVERYDAY_REQUESTS } from "./everyday-requests.js";

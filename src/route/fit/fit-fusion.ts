@@ -3,7 +3,7 @@ import { decide, rankedCandidate, type DecisionParams, type RankedCandidate } fr
 import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../fusion.js";
 import { routableQuery } from "../query-limit.js";
 import type { Router } from "../router.js";
-import { scoreCandidates, type Scoring } from "../score-candidates.js";
+import { denseStandIn, scoreCandidates, type Scoring } from "../score-candidates.js";
 import { abstainSimilarity, type Evidence } from "../signals.js";
 import { fitConditionalLogit } from "./conditional-logit.js";
 import { fitLogistic } from "./logistic-regression.js";
@@ -24,6 +24,7 @@ export interface FitSample {
   evidence: Evidence[];
   features: number[][];
   vector: Float32Array;
+  readable: boolean;
 }
 
 export interface FitOptions {
@@ -82,13 +83,13 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   const abstainExamples = !indexSpecific ? [] : uniqueByText(nulls.map((sample) => ({ text: sample.query, vector: sample.vector })));
   const abstain = packAbstainExamples(abstainExamples);
   // A training query must not find itself among the abstain examples: leave it out.
-  const abstainSims = samples.map((sample) => abstainSimilarity(abstain, sample.vector, (row) => abstain.texts[row] === sample.query));
+  const abstainSims = samples.map((sample) => (sample.readable ? abstainSimilarity(abstain, sample.vector, (row) => abstain.texts[row] === sample.query) : 0));
   const draft: FusionParams = { ...options.fallback, ranking, embedder: options.embedder, origin: options.origin, skillThresholds: {} };
   const hasBoth = nulls.length > 0 && nulls.length < samples.length;
   const scope = hasBoth
     ? fitLogistic(
         // The in-scope model's inputs depend only on the ranking weights, already learned.
-        samples.map((sample, index) => scoreCandidates(draft, sample.evidence, sample.features, abstainSims[index]!).scopeFeatures).map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
+        samples.map((sample, index) => scoreCandidates(draft, sample.evidence, sample.features, abstainSims[index]!, denseStandIn(draft, sample.readable)).scopeFeatures).map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
         samples.map((sample) => (sample.expected === null ? 0 : 1)),
       )
     : undefined;
@@ -99,7 +100,7 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
       : { ...options.fallback.scope, weights: { ...options.fallback.scope.weights, abstain_sim: 0 } },
   };
 
-  const decisions = samples.map((sample, index) => decisionInput(sample, scoreCandidates(params, sample.evidence, sample.features, abstainSims[index]!)));
+  const decisions = samples.map((sample, index) => decisionInput(sample, scoreCandidates(params, sample.evidence, sample.features, abstainSims[index]!, denseStandIn(params, sample.readable))));
   const minRouted = routingTarget(options.minRouted ?? DEFAULT_MIN_ROUTED, decisions.filter((decision) => decision.expected !== null).length);
   Object.assign(params, chooseRule(decisions, minRouted));
   const skillThresholds = indexSpecific ? perSkillThresholds(decisions, params) : {};
