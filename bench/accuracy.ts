@@ -50,8 +50,8 @@ export interface DatasetFigures {
 export interface AccuracyEnvironment {
   cacheDir: string;
   reranker: RerankerLoad;
-  /** Default parameters fitted without the named eval set (leave-one-dataset-out). */
-  unseenDefaults: (name: string) => FusionParams;
+  /** Default parameters fitted without the named eval set (leave-one-dataset-out); undefined when no other set is left. */
+  unseenDefaults: (name: string) => FusionParams | undefined;
   log: (message: string) => void;
 }
 
@@ -78,6 +78,7 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
       await method.close();
     }
   };
+  const unseen = env.unseenDefaults(spec.name);
   const methods: MethodFigures[] = [
     await measure("a", async () => keywordRouter(manifestKeywords(mainIndex))),
     await measure("b", () => bm25Description(skills, train)),
@@ -85,16 +86,20 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
     // reranker: null, or the router would load the cross-encoder by itself when its files are present.
     await measure("d", () => hybridRouter({ db: plainIndex, reranker: null })),
     examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex, reranker: null })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
-    await measure("h", () => hybridRouter({ db: plainIndex, reranker: null, fusion: withIndexFloor(env.unseenDefaults(spec.name), plainIndex) })),
-    examplesIndex
-      ? await measure("i", () => hybridRouter({ db: examplesIndex, reranker: null, fusion: withIndexFloor(env.unseenDefaults(spec.name), examplesIndex) }))
-      : { id: "i", skipped: "no example queries in this set: h is its main row" },
+    unseen ? await measure("h", () => hybridRouter({ db: plainIndex, reranker: null, fusion: withIndexFloor(unseen, plainIndex) })) : { id: "h", skipped: NO_OTHER_SET },
+    !unseen
+      ? { id: "i", skipped: NO_OTHER_SET }
+      : examplesIndex
+        ? await measure("i", () => hybridRouter({ db: examplesIndex, reranker: null, fusion: withIndexFloor(unseen, examplesIndex) }))
+        : { id: "i", skipped: "no example queries in this set: h is its main row" },
     reranker ? await measure("f", () => hybridRouter({ db: mainIndex, reranker })) : { id: "f", skipped: "not measured: cross-encoder unavailable (see below)" },
     // As router fit itself runs: with the cross-encoder when its files are present, so fit and routing see the same features.
     await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir) })),
   ];
   return { name: spec.name, file: path.basename(spec.file), skills: skills.length, trainCases: train.length, testCases: test.length, methods };
 }
+
+const NO_OTHER_SET = "no other eval set to fit defaults without this one";
 
 /** Parameters as `fusionFor` would serve them on an index that was never fitted: with the floor it measured. */
 function withIndexFloor(params: FusionParams, db: string): FusionParams {

@@ -18,8 +18,8 @@ export const DEFAULT_FIT_SETS = ["metatool", "metatool-noexamples", "clinc150", 
 export const LEXICAL_PRIOR: Partial<FusionParams["ranking"]> = { bm25_rel: 2 };
 
 /** Every training case of one eval set, scored by the router over that set's (cached) index. */
-export async function trainingSamples(evalDir: string, name: string, cacheDir: string, log: (message: string) => void): Promise<FitSample[]> {
-  const file = path.join(evalDir, `${name}.json`);
+export async function trainingSamples(file: string, cacheDir: string, log: (message: string) => void): Promise<FitSample[]> {
+  const name = path.basename(file, ".json");
   const { db } = await indexEvalSet(file, cacheDir);
   const { train } = splitCases(readEvalSet(file).cases);
   const router = await createRouter({ db, fusion: DEFAULT_FUSION, reranker: null });

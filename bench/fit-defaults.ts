@@ -12,7 +12,7 @@ const EVAL_DIR = path.resolve("../shared/eval");
 const CACHE = path.resolve("bench/.cache/eval");
 
 const samples = new Map<string, FitSample[]>();
-for (const name of DEFAULT_FIT_SETS) samples.set(name, await trainingSamples(EVAL_DIR, name, CACHE, (message) => console.error(message)));
+for (const name of DEFAULT_FIT_SETS) samples.set(name, await trainingSamples(path.join(EVAL_DIR, `${name}.json`), CACHE, (message) => console.error(message)));
 const fit = fitDefaults(samples, planEmbedder().id);
 writeFileSync("src/route/default-fusion.json", `${JSON.stringify(fit.params, null, 2)}\n`);
 console.log(JSON.stringify(fit.training));

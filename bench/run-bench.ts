@@ -10,7 +10,7 @@ import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
 import type { FitSample } from "../src/route/fit/fit-fusion.js";
 import type { FusionParams } from "../src/route/fusion.js";
 import { measureDataset, type DatasetSpec } from "./accuracy.js";
-import { DEFAULT_FIT_SETS, fitDefaults, trainingSamples } from "./default-fit.js";
+import { fitDefaults, trainingSamples } from "./default-fit.js";
 import { TRIGGER_HEADING, triggerSection } from "./render-trigger.js";
 import { measureTriggerDev } from "./trigger-dev-eval.js";
 import { accuracyLatencyChart } from "./chart-svg.js";
@@ -29,9 +29,11 @@ export type BenchPart = "trigger" | "accuracy" | "scale" | "http";
 
 export interface BenchConfig {
   parts: BenchPart[];
-  /** The shared folder: eval/trigger-dev and corpus/skills for the trigger part. */
-  shared: string;
+  /** The trigger part's eval folder (like ../shared/eval/trigger-dev) and distractor skill folders. */
+  trigger: { evalDir: string; distractors: string[] };
   datasets: DatasetSpec[];
+  /** The labelled sets whose training halves fit the defaults (`bench/fit-defaults.ts`), for the leave-one-dataset-out rows. */
+  fitSets: { name: string; file: string }[];
   /** A corpus laid out like ../shared/corpus. */
   corpus: string;
   sizes: number[];
@@ -65,7 +67,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
   if (config.parts.includes("trigger")) {
     const started = performance.now();
     const run = startRun(embedder);
-    const figures = await measureTriggerDev({ shared: config.shared, cacheDir: path.join(config.cacheDir, "trigger-dev"), fresh: config.fresh, log: config.log });
+    const figures = await measureTriggerDev({ ...config.trigger, cacheDir: path.join(config.cacheDir, "trigger-dev"), fresh: config.fresh, log: config.log });
     results.trigger = { run: finishRun(run, started), figures };
   }
 
@@ -75,7 +77,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
     const reranker = await createReranker();
     try {
       const cacheDir = path.join(config.cacheDir, "eval");
-      const unseenDefaults = await leaveOneDatasetOut(path.dirname(config.datasets[0]!.file), cacheDir, embedder, config.log);
+      const unseenDefaults = await leaveOneDatasetOut(config.fitSets, cacheDir, embedder, config.log);
       const datasets = [];
       for (const [index, spec] of config.datasets.entries()) datasets.push(await measureDataset(spec, sets[index]!, { cacheDir, reranker, unseenDefaults, log: config.log }));
       results.accuracy = { run: finishRun(run, started), reranker: reranker.status === "ready" ? reranker.reranker.id : reranker.reason, datasets };
@@ -129,19 +131,17 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
 
 /**
  * Default parameters fitted as `bench/fit-defaults.ts` does, but without one eval set: what a new user's index
- * gets for data like it. MetaTool leaves out both its forms (with and without example queries).
+ * gets for data like it (undefined when no other set is left). MetaTool leaves out both its forms.
  */
-async function leaveOneDatasetOut(evalDir: string, cacheDir: string, embedder: string, log: (message: string) => void): Promise<(name: string) => FusionParams> {
+async function leaveOneDatasetOut(fitSets: BenchConfig["fitSets"], cacheDir: string, embedder: string, log: (message: string) => void): Promise<(name: string) => FusionParams | undefined> {
   const samples = new Map<string, FitSample[]>();
-  for (const name of DEFAULT_FIT_SETS) samples.set(name, await trainingSamples(evalDir, name, cacheDir, log));
+  for (const set of fitSets) samples.set(set.name, await trainingSamples(set.file, cacheDir, log));
   const fitted = new Map<string, FusionParams>();
   return (name) => {
-    let params = fitted.get(name);
-    if (!params) {
-      const others = new Map([...samples].filter(([set]) => set !== name && set !== `${name}-noexamples`));
-      fitted.set(name, (params = fitDefaults(others, embedder).params));
-    }
-    return params;
+    const others = new Map([...samples].filter(([set]) => set !== name && set !== `${name}-noexamples`));
+    if (others.size === 0) return undefined;
+    if (!fitted.has(name)) fitted.set(name, fitDefaults(others, embedder).params);
+    return fitted.get(name);
   };
 }
 

@@ -16,8 +16,10 @@ export const DISTRACTOR_FOLDERS = [
 ];
 
 export interface TriggerDevOptions {
-  /** The shared folder (holding eval/ and corpus/). */
-  shared: string;
+  /** A folder laid out like ../shared/eval/trigger-dev: skills/ and cases.json. */
+  evalDir: string;
+  /** Folders of distractor skills indexed with them. */
+  distractors: string[];
   cacheDir: string;
   /** Build the index from scratch instead of updating the cached one. */
   fresh: boolean;
@@ -57,7 +59,7 @@ export interface TriggerDevFigures {
 
 /** Indexes trigger-dev's skills with the distractors (cached, updated in place) and routes every case. */
 export async function measureTriggerDev(options: TriggerDevOptions): Promise<TriggerDevFigures> {
-  const evalDir = path.join(options.shared, "eval", "trigger-dev");
+  const { evalDir } = options;
   const cases = (JSON.parse(readFileSync(path.join(evalDir, "cases.json"), "utf8")) as { cases: Case[] }).cases;
   const evalSkillDir = path.join(evalDir, "skills");
   const evalSkills = readdirSync(evalSkillDir);
@@ -65,7 +67,7 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
   const db = path.join(options.cacheDir, "trigger-dev.db");
   if (options.fresh) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
   const started = performance.now();
-  const summary = await runIndex({ paths: [evalSkillDir, ...DISTRACTOR_FOLDERS.map((folder) => path.join(options.shared, "corpus", "skills", folder))], db });
+  const summary = await runIndex({ paths: [evalSkillDir, ...options.distractors], db });
   options.log(`trigger-dev: ${summary.skills} skills indexed (${summary.embedded} embedded) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
   const router = await createRouter({ db, reranker: null });

@@ -4,13 +4,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { triggerDevTable } from "./render-trigger.js";
-import { measureTriggerDev } from "./trigger-dev-eval.js";
+import { DISTRACTOR_FOLDERS, measureTriggerDev } from "./trigger-dev-eval.js";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const shared = path.resolve(repo, "..", "shared");
 const { values } = parseArgs({ options: { fresh: { type: "boolean", default: false } } });
 const figures = await measureTriggerDev({
-  shared,
+  evalDir: path.join(shared, "eval", "trigger-dev"),
+  distractors: DISTRACTOR_FOLDERS.map((folder) => path.join(shared, "corpus", "skills", folder)),
   cacheDir: path.join(repo, "bench", ".cache", "trigger-dev"),
   fresh: values.fresh,
   log: (message) => process.stderr.write(`${message}\n`),

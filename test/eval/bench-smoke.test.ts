@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBench } from "../../bench/run-bench.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
-import { writeEvalSet } from "./eval-fixture.js";
+import { FIXTURE_CASES, FIXTURE_SKILLS, writeEvalSet } from "./eval-fixture.js";
 
 /** A corpus laid out like ../shared/corpus: SKILL.md folders listed in index.json, MCP servers, OpenAI functions. */
 function writeCorpus(root: string): string {
@@ -25,15 +25,37 @@ function writeCorpus(root: string): string {
   return root;
 }
 
+/** A folder laid out like ../shared/eval/trigger-dev: real-looking skills and their trigger cases. */
+function writeTriggerDev(root: string): string {
+  writeAgentSkill(path.join(root, "skills"), "invoice-builder", { description: "Create PDF invoices for clients. Use when the user bills a customer. Not for payroll." });
+  writeAgentSkill(path.join(root, "skills"), "meal-planner", { description: "Plan weekly meals and shopping lists. Use when the user asks what to cook this week." });
+  const cases = [
+    { query: "bill my client for 10 hours of work", expected: "invoice-builder", source: "invoice-builder" },
+    { query: "what should we cook this week", expected: "meal-planner", source: "meal-planner" },
+    { query: "pay my employees their salaries", expected: null, source: "invoice-builder" },
+    { query: "本周做什么菜", expected: "meal-planner", source: "meal-planner" },
+  ];
+  writeFile(path.join(root, "cases.json"), JSON.stringify({ name: "trigger-dev", cases }));
+  return root;
+}
+
 describe("npm run bench, in small", () => {
   // Model loads and child processes add up; a loaded 2-core machine needs more than the default minute.
   it("measures every method, scale and HTTP, and writes the results, the chart and the targets", { timeout: 180_000 }, async () => {
     const dir = tempDir();
     const resultsMd = writeFile(path.join(dir, "RESULTS.md"), "# Benchmark results\n\n## Models\n\nkept as it was\n");
+    const fixture = writeEvalSet(path.join(dir, "eval"));
+    const other = writeFile(path.join(dir, "eval", "other.json"), JSON.stringify({ name: "other", skills: FIXTURE_SKILLS, cases: FIXTURE_CASES }));
+    const corpus = writeCorpus(path.join(dir, "corpus"));
     const results = await runBench({
-      parts: ["accuracy", "scale", "http"],
-      datasets: [{ name: "fixture", file: writeEvalSet(path.join(dir, "eval")) }],
-      corpus: writeCorpus(path.join(dir, "corpus")),
+      parts: ["trigger", "accuracy", "scale", "http"],
+      trigger: { evalDir: writeTriggerDev(path.join(dir, "trigger-dev")), distractors: [path.join(corpus, "skills", "demo__skills")] },
+      datasets: [{ name: "fixture", file: fixture }],
+      fitSets: [
+        { name: "fixture", file: fixture },
+        { name: "other", file: other },
+      ],
+      corpus,
       sizes: [5, 10],
       probeQueries: 6,
       probeWarmup: 2,
@@ -47,13 +69,19 @@ describe("npm run bench, in small", () => {
       log: () => {},
     });
 
-    const [fixture] = results.accuracy!.datasets;
-    expect(fixture!.methods.map((method) => method.id)).toEqual(["a", "b", "c", "d", "e", "f", "g"]);
-    for (const method of fixture!.methods.filter((entry) => !entry.skipped)) {
-      expect(method.metrics!.cases, method.id).toBe(fixture!.testCases);
+    expect(results.trigger!.figures.skills).toMatchObject({ evalSkills: 2, evalSkillsIndexed: 2, distractors: 4 });
+    expect(results.trigger!.figures.all).toMatchObject({ positives: 3, negatives: 1 });
+    expect(results.trigger!.figures.byScript.han.positives).toBe(1);
+
+    const [measured] = results.accuracy!.datasets;
+    // h and i are fitted without "fixture" (on "other" only), so they run.
+    expect(measured!.methods.map((method) => method.id)).toEqual(["a", "b", "c", "d", "e", "h", "i", "f", "g"]);
+    for (const method of measured!.methods.filter((entry) => !entry.skipped)) {
+      expect(method.metrics!.cases, method.id).toBe(measured!.testCases);
       expect(method.metrics!.top1, method.id).toBeGreaterThanOrEqual(0);
     }
-    expect(fixture!.testCases + fixture!.trainCases).toBe(24);
+    expect(measured!.methods.find((method) => method.id === "h")!.skipped).toBeUndefined();
+    expect(measured!.testCases + measured!.trainCases).toBe(24);
     expect(results.scale!.sizes.map((size) => size.build.skills)).toEqual([5, 10]);
     expect(results.scale!.sizes.every((size) => size.probe.withoutEmbed.p50 > 0 && size.probe.rssMb > 0)).toBe(true);
     const [http] = results.http!.figures;
@@ -64,7 +92,7 @@ describe("npm run bench, in small", () => {
 
     const markdown = readFileSync(resultsMd, "utf8");
     expect(markdown).toContain("## Models\n\nkept as it was\n");
-    for (const heading of ["## Routing accuracy", "### fixture", "## Scale", "## Over HTTP", "## Issue 5 targets"]) expect(markdown).toContain(heading);
+    for (const heading of ["## Unseen skills: trigger-dev", "## Routing accuracy", "### fixture", "## Scale", "## Over HTTP", "## Issue 5 targets"]) expect(markdown).toContain(heading);
     expect(readFileSync(path.join(dir, "chart.svg"), "utf8")).toMatch(/^<svg[^>]*>[\s\S]*<\/svg>\n$/);
     expect(existsSync(path.join(dir, "results.json"))).toBe(true);
   });
