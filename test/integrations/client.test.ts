@@ -56,6 +56,19 @@ describe("against a running router", () => {
   });
 });
 
+describe("oversized requests", () => {
+  it("reports PAYLOAD_TOO_LARGE every time, never ROUTER_UNREACHABLE, on a kept-alive connection", async () => {
+    const client = createRouterClient({ url: server.url, retries: 0, timeoutMs: 10_000 });
+    const context = Array.from({ length: 20 }, () => "z".repeat(8000));
+    const skills = Array.from({ length: 1_000_000 }, () => "abcdefg");
+    for (let round = 0; round < 4; round++) {
+      const outcome = await client.route("hi", { context, skills });
+      expect(outcome, `round ${round}`).toMatchObject({ decision: "none", reason: "request_rejected", error: { code: "PAYLOAD_TOO_LARGE", status: 413 } });
+    }
+    expect((await client.routeOrThrow("my pod keeps restarting")).decision).toBe("inject");
+  });
+});
+
 describe("when the router cannot answer", () => {
   it("falls back at once when nothing listens, after bounded retries", async () => {
     let attempts = 0;

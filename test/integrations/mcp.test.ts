@@ -107,6 +107,24 @@ describe("router mcp over stdio", () => {
     expect(transportErrors).toEqual([]);
   });
 
+  it("answers a line that is not JSON with a JSON-RPC parse error (-32700, id null), and JSON that is not JSON-RPC with -32600, then carries on", async () => {
+    const lines = [
+      "this is not json",
+      '{"jsonrpc":"2.0","id":1,',
+      '{"hello":"world"}',
+      JSON.stringify({ jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } }),
+    ];
+    const result = await runProcess(process.execPath, [CLI, "mcp", "--db", db], lines.join("\n") + "\n");
+    expect(result.code).toBe(0);
+    const answers = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(answers.slice(0, 3)).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } },
+    ]);
+    expect(answers[3]).toMatchObject({ jsonrpc: "2.0", id: 7, result: { serverInfo: { name: "skill-router" } } });
+  });
+
   it("answers every request of a client that writes them all and closes stdin at once, then exits 0", async () => {
     const requests = [
       { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE } from "../../src/errors.js";
+import { routeResponseSchema } from "../../src/server/schemas.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { postRoute, type Reply } from "./support.js";
@@ -107,6 +108,85 @@ describe("bad input to POST /route", () => {
     const reply = await postRoute(server.url, { query, context: [query, { role: "user", content: query }] }, auth);
     expect(reply.status).toBe(200);
     expect(["inject", "none"]).toContain(reply.json.decision);
+  });
+
+  it.each([
+    "application/jsonx",
+    "application/json;;",
+    "application/json, text/plain",
+    "application/json-seq",
+    "application/json ; charset=utf-8",
+    "application/json;charset=",
+    "application/vnd.api+json",
+    "application/json; charset=utf-16",
+    "text/plain",
+    "",
+  ])("answers the content type %j with 415 UNSUPPORTED_MEDIA_TYPE", async (contentType) => {
+    const reply = await postRoute(server.url, '{"query":"my pod keeps restarting"}', { ...auth, "content-type": contentType });
+    expect([reply.status, reply.json.error.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+  });
+
+  it.each(["application/json", "APPLICATION/JSON", "application/json; charset=utf-8", "application/json;charset=UTF-8", 'application/json; charset="utf-8"; profile=x'])("reads the content type %j as JSON", async (contentType) => {
+    expect((await postRoute(server.url, '{"query":"my pod keeps restarting"}', { ...auth, "content-type": contentType })).status).toBe(200);
+  });
+
+  it("answers a compressed body with 415: it is never read as JSON", async () => {
+    const reply = await postRoute(server.url, '{"query":"hi"}', { ...auth, "content-encoding": "gzip" });
+    expect([reply.status, reply.json.error.code]).toEqual([415, "UNSUPPORTED_MEDIA_TYPE"]);
+  });
+
+  it("property: any content type is a 200 or a coded 4xx", async () => {
+    const headerText = fc.string({ unit: "binary-ascii", maxLength: 60 }).map((text) => text.replace(/[^\x20-\x7e]/g, "").trim());
+    const contentType = fc.oneof(headerText, headerText.map((tail) => `application/json${tail}`), headerText.map((tail) => `application/${tail}json`));
+    await fc.assert(
+      fc.asyncProperty(contentType, async (type) => {
+        expectHandled(await postRoute(server.url, '{"query":"my pod keeps restarting"}', { ...auth, "content-type": type }), type);
+      }),
+      { numRuns: 150, seed: 17 },
+    );
+  });
+
+  it("names a bounded few of many unknown skills, with their count", async () => {
+    const names = Array.from({ length: 2500 }, (_, n) => `ghost-skill-${n}`);
+    const body = JSON.stringify({ query: "hi", skills: names, exclude: names.slice(0, 200) });
+    const response = await fetch(`${server.url}/route`, { method: "POST", headers: { "content-type": "application/json", ...auth }, body });
+    const text = await response.text();
+    const { error } = JSON.parse(text);
+    expect([response.status, error.code]).toEqual([400, "UNKNOWN_SKILLS"]);
+    expect(error.details.unknownCount).toBe(names.length);
+    expect(error.details.unknown).toEqual(names.slice(0, 100));
+    expect(error.message.match(/ghost-skill-/g)).toHaveLength(20);
+    expect(error.message).toContain(`and ${names.length - 20} more`);
+    expect(text.length).toBeLessThan(4 * 1024);
+  });
+
+  it("clips a long unknown skill name in the answer", async () => {
+    const reply = await postRoute(server.url, { query: "hi", skills: ["y".repeat(50_000)] }, auth);
+    expect(reply.json.error.code).toBe("UNKNOWN_SKILLS");
+    expect(JSON.stringify(reply.json).length).toBeLessThan(1000);
+  });
+
+  it("bounds the schema issues it lists", async () => {
+    const reply = await postRoute(server.url, { query: "hi", skills: Array.from({ length: 5000 }, () => "") }, auth);
+    expect([reply.status, reply.json.error.code, reply.json.error.details.issueCount]).toEqual([400, "INVALID_REQUEST", 5000]);
+    expect(reply.json.error.details.issues).toHaveLength(100);
+  });
+
+  // Decision: control characters and lone surrogates are valid JSON strings, so the request is valid; routing judges its evidence.
+  it("property: a query of control characters and lone surrogates gets 200 and an answer that matches the response schema", async () => {
+    const hostileUnit = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0x9f }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0x61, max: 0x7a }));
+    const query = fc.array(hostileUnit, { minLength: 1, maxLength: 40 }).map((units) => String.fromCharCode(...units)).filter((text) => text.trim() !== "");
+    await fc.assert(
+      fc.asyncProperty(query, async (text) => {
+        const response = await fetch(`${server.url}/route`, { method: "POST", headers: { "content-type": "application/json", ...auth }, body: JSON.stringify({ query: text, context: [text] }) });
+        const raw = new Uint8Array(await response.arrayBuffer());
+        expect(response.status, JSON.stringify(text)).toBe(200);
+        // Well-formed: valid UTF-8 (a lone surrogate is escaped, never written as a broken byte sequence) and the documented shape.
+        const decoded = new TextDecoder("utf-8", { fatal: true }).decode(raw);
+        expect(routeResponseSchema.safeParse(JSON.parse(decoded)).success, JSON.stringify(text)).toBe(true);
+      }),
+      { numRuns: 60, seed: 19 },
+    );
   });
 
   it("property: any JSON body, any field of any type, any characters: a 200 or a coded 4xx", async () => {

@@ -23,7 +23,9 @@ const CHUNK_BYTES = 16 * 1024;
 /** One request over node:http (through `agent`, so keep-alive reuse is real), never rejecting. */
 export function rawRequest(url: string, agent: http.Agent, spec: RawRequest, timeoutMs = 10_000): Promise<RawReply> {
   return new Promise((resolve) => {
-    const headers = { ...spec.headers, ...(spec.body && !spec.chunked ? { "content-length": String(spec.body.length) } : {}) };
+    // Named explicitly: node:http frames GET, DELETE and OPTIONS bodies in chunks only when told to.
+    const framing = spec.body === undefined ? {} : spec.chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(spec.body.length) };
+    const headers = { ...spec.headers, ...framing };
     const request = http.request(`${url}${spec.path}`, { method: spec.method, headers, agent, timeout: timeoutMs });
     let settled = false;
     const settle = (reply: RawReply) => {
