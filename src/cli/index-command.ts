@@ -15,7 +15,10 @@ export function indexCommand(): Command {
     .argument("<path...>", "skill folders or files to index")
     .addOption(dbOption())
     .option("--json", "print the summary as JSON")
-    .option("--strict", `exit with code ${EXIT.INVALID_SKILLS} when any skill is invalid`)
+    .option(
+      "--strict",
+      `refuse skills that break the Agent Skills spec (over-long description, YAML that needs repair, a display name as name, non-string fields), which are otherwise indexed with a warning; exit with code ${EXIT.INVALID_SKILLS} when any skill is invalid`,
+    )
     .option("--allow-empty", "accept a run that finds no skills (empties the index)")
     .option("-v, --verbose", "list every warning and every ignored file")
     .option("-q, --quiet", "no progress output");
@@ -31,6 +34,7 @@ export function indexCommand(): Command {
       const summary = await runIndex({
         paths,
         db: options.db,
+        strict: options.strict ?? false,
         allowEmpty: options.allowEmpty ?? false,
         expansion: { expander: options.expander, llm: options.expander === "heuristic" ? undefined : llmSettings(options), onNotice: (message) => process.stderr.write(`${showProgress && process.stderr.isTTY ? "\n" : ""}note: ${message}\n`) },
         onProgress: (event) => bars[event.stage].update(event.done, event.total, event.stage === "read" ? event.file : ""),

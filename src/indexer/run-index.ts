@@ -24,6 +24,8 @@ export interface IndexOptions {
   /** Folders or files to index; the index mirrors exactly these (skills no longer found are removed). */
   paths: string[];
   db: string;
+  /** Refuse skills that break the Agent Skills spec instead of indexing them with a warning (skills/types.ts ParseOptions). */
+  strict?: boolean;
   /** Allow a run that finds no skill at all (it empties the index). */
   allowEmpty?: boolean;
   /** The embedder to use; by default one is made (and closed) for the run, only if something needs embedding. */
@@ -73,7 +75,10 @@ export interface IndexSummary {
 export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const roots = checkPaths(options.paths);
-  const loaded = await loadSkills(roots, (done, total, file) => options.onProgress?.({ stage: "read", done, total, file }));
+  const loaded = await loadSkills(roots, {
+    strict: options.strict ?? false,
+    onProgress: (done, total, file) => options.onProgress?.({ stage: "read", done, total, file }),
+  });
   if (loaded.skills.length === 0 && !options.allowEmpty) {
     const reason = loaded.invalid.length > 0 ? `all ${loaded.invalid.length} skill files found are invalid` : "no SKILL.md, skill.md, tool .json or .zip found";
     throw createError("NO_SKILLS_FOUND", `No skills found under ${roots.join(", ")}: ${reason}. The index was left unchanged.`, {

@@ -5,3 +5,6 @@ export const MAX_ZIP_FILE_BYTES = 64 * 1024 * 1024; // a zip archive on disk
 export const MAX_ZIP_ENTRIES = 10_000;
 export const MAX_ZIP_TOTAL_UNCOMPRESSED_BYTES = 256 * 1024 * 1024; // sum of declared sizes in one archive
 export const MAX_LISTED_FILES = 1_000; // supporting files listed per skill
+// Nesting of a tool JSON file or YAML block: real schemas stay far below it; deeper input is refused unparsed,
+// because recursive code over it (JSON.stringify, the YAML parser) runs out of stack or memory.
+export const MAX_NESTING_DEPTH = 64;

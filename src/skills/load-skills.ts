@@ -1,4 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
 import { agentSkillParser } from "./agent-skill.js";
@@ -10,7 +11,7 @@ import { MAX_JSON_FILE_BYTES, MAX_SKILL_FILE_BYTES } from "./limits.js";
 import { attachManifestFile, MANIFEST_FILE_NAME, readManifestFile, toolManifestFileName } from "./manifest-file.js";
 import { skillMdParser } from "./skill-md.js";
 import { toolJsonParser } from "./tool-json.js";
-import type { ParsedSkill, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
+import type { ParsedSkill, ParseOptions, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
 import { readZipArchive } from "./zip-archive.js";
 
 /** A skill as read from its source: everything but the token count, which is computed only for changed skills. */
@@ -26,7 +27,9 @@ export interface LoadResult {
   ignored: SkillProblem[];
 }
 
-export type LoadProgress = (done: number, total: number, file: string) => void;
+export interface LoadOptions extends ParseOptions {
+  onProgress?: (done: number, total: number, file: string) => void;
+}
 
 const READ_CONCURRENCY = 16;
 const FOLDER_PARSERS: SkillParser[] = [agentSkillParser, skillMdParser];
@@ -37,7 +40,8 @@ const JSON_PARSERS: SkillParser[] = [evalSetParser, toolJsonParser];
  * Reads every skill under the roots, in a stable order: roots as given, then sorted paths. When two skills
  * share a name the first one wins and the other is reported, so every run resolves it the same way.
  */
-export async function loadSkills(roots: string[], onProgress?: LoadProgress): Promise<LoadResult> {
+export async function loadSkills(roots: string[], options: LoadOptions = {}): Promise<LoadResult> {
+  const parseOptions: ParseOptions = { strict: options.strict ?? false };
   const result: LoadResult = { skills: [], invalid: [], warnings: [], ignored: [] };
   const found: { root: string; source: SkillSource }[] = [];
   for (const root of roots) {
@@ -48,10 +52,10 @@ export async function loadSkills(roots: string[], onProgress?: LoadProgress): Pr
   }
   // Reading overlaps file I/O; results are consumed in discovery order, so the outcome stays deterministic.
   const limit = pLimit(READ_CONCURRENCY);
-  const parsing = found.map(({ source }) => limit(() => parseSource(source)));
+  const parsing = found.map(({ source }) => limit(() => parseSource(source, parseOptions)));
   const winners = new Map<string, LoadedSkill>();
   for (const [index, { root, source }] of found.entries()) {
-    onProgress?.(index, found.length, source.file);
+    options.onProgress?.(index, found.length, source.file);
     const outcome = await parsing[index]!;
     result.invalid.push(...outcome.invalid);
     result.warnings.push(...outcome.warnings);
@@ -68,7 +72,7 @@ export async function loadSkills(roots: string[], onProgress?: LoadProgress): Pr
       result.warnings.push(...parsed.warnings.map((reason) => ({ file: parsed.sourcePath, reason })));
     }
   }
-  onProgress?.(found.length, found.length, "");
+  options.onProgress?.(found.length, found.length, "");
   return result;
 }
 
@@ -80,27 +84,27 @@ interface SourceOutcome {
   ignored: SkillProblem[];
 }
 
-async function parseSource(source: SkillSource): Promise<SourceOutcome> {
+async function parseSource(source: SkillSource, options: ParseOptions): Promise<SourceOutcome> {
   const outcome: SourceOutcome = { skills: [], invalid: [], warnings: [], ignored: [] };
   if (source.type === "zip") {
     const archive = await readZipArchive(source.file);
     outcome.invalid.push(...archive.problems);
     outcome.warnings.push(...archive.warnings);
-    outcome.skills = archive.documents.flatMap((document) => runParsers(FOLDER_PARSERS, document, outcome));
+    outcome.skills = archive.documents.flatMap((document) => runParsers(FOLDER_PARSERS, document, options, outcome));
     return outcome;
   }
   const limit = source.type === "json" ? MAX_JSON_FILE_BYTES : MAX_SKILL_FILE_BYTES;
   const document = await readDocument(source, limit, outcome);
-  if (document) outcome.skills = runParsers(source.type === "json" ? JSON_PARSERS : FOLDER_PARSERS, document, outcome);
+  if (document) outcome.skills = runParsers(source.type === "json" ? JSON_PARSERS : FOLDER_PARSERS, document, options, outcome);
   return outcome;
 }
 
 /** The first parser that accepts the file name and recognises the content decides. */
-function runParsers(parsers: SkillParser[], document: SkillDocument, result: SourceOutcome): ParsedSkill[] {
+function runParsers(parsers: SkillParser[], document: SkillDocument, options: ParseOptions, result: SourceOutcome): ParsedSkill[] {
   const fileName = path.posix.basename(document.path);
   let unrecognised = "no parser for this file";
   for (const parser of parsers.filter((candidate) => candidate.accepts(fileName))) {
-    const parsed = parser.parse(document);
+    const parsed = parser.parse(document, options);
     if (parsed.unrecognised !== undefined) {
       unrecognised = parsed.unrecognised;
       continue;
@@ -116,12 +120,12 @@ function runParsers(parsers: SkillParser[], document: SkillDocument, result: Sou
 
 async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit: number, result: SourceOutcome): Promise<SkillDocument | undefined> {
   try {
-    const size = (await stat(source.file)).size;
-    if (size > limit) {
-      result.invalid.push({ file: source.file, reason: `file is ${formatBytes(size)}, the limit is ${formatBytes(limit)}` });
+    const bytes = await readRegularFile(source.file, limit);
+    if ("reason" in bytes) {
+      result.invalid.push({ file: source.file, reason: bytes.reason });
       return undefined;
     }
-    const decoded = decodeText(await readFile(source.file));
+    const decoded = decodeText(bytes.content);
     if ("reason" in decoded) {
       result.invalid.push({ file: source.file, reason: decoded.reason });
       return undefined;
@@ -139,5 +143,21 @@ async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit
   } catch (error) {
     result.invalid.push({ file: source.file, reason: `cannot read file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
     return undefined;
+  }
+}
+
+/**
+ * Reads a file only if it is a regular file within the limit. Discovery already skips FIFOs and devices; the
+ * file may have been swapped since, so it is opened without blocking and checked on the open handle.
+ */
+async function readRegularFile(file: string, limit: number): Promise<{ content: Buffer } | { reason: string }> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { reason: "not a regular file; not read" };
+    if (stats.size > limit) return { reason: `file is ${formatBytes(stats.size)}, the limit is ${formatBytes(limit)}` };
+    return { content: await handle.readFile() };
+  } finally {
+    await handle.close();
   }
 }

@@ -1,8 +1,9 @@
 import { splitFrontmatter } from "./frontmatter.js";
 import { skillInjection } from "./injection.js";
-import { folderOf, readOptionalFields, supportingFiles } from "./skill-fields.js";
-import { descriptionProblem, SKILL_DESCRIPTION_MAX, SKILL_NAME_MAX, toolNameProblem } from "./validate.js";
-import type { ParseResult, SkillDocument, SkillParser } from "./types.js";
+import { checkDescription, folderOf, readOptionalFields, supportingFiles } from "./skill-fields.js";
+import { readSkillName, skillSlug } from "./skill-name.js";
+import { SKILL_DESCRIPTION_MAX, SKILL_NAME_MAX, toolNameProblem } from "./validate.js";
+import type { ParseOptions, ParseResult, SkillDocument, SkillParser } from "./types.js";
 
 const MODULE_FILE = /^modules\/[^/]+\/module\.json$/;
 
@@ -10,21 +11,20 @@ const MODULE_FILE = /^modules\/[^/]+\/module\.json$/;
 export const skillMdParser: SkillParser = {
   name: "skill-md",
   accepts: (fileName) => fileName === "skill.md",
-  parse(document: SkillDocument): ParseResult {
-    const frontmatter = splitFrontmatter(document.text);
+  parse(document: SkillDocument, options: ParseOptions = {}): ParseResult {
+    const strict = options.strict ?? false;
+    const frontmatter = splitFrontmatter(document.text, !strict);
     if ("reason" in frontmatter) return { skills: [], problems: [{ file: document.path, reason: frontmatter.reason }] };
     const data = frontmatter.data ?? {};
     const body = frontmatter.body.trim();
     const errors: string[] = [];
-    const warnings: string[] = [];
+    const warnings = [...frontmatter.warnings];
 
-    const name = data["name"] ?? folderSlug(document.folderName);
-    const nameError = toolNameProblem(name) ?? (typeof name === "string" && name.length > SKILL_NAME_MAX ? `'name' is longer than ${SKILL_NAME_MAX} characters` : undefined);
-    if (nameError) errors.push(nameError);
+    const name = readSkillName(data["name"] ?? skillSlug(document.folderName), document.folderName, skillMdNameProblem, strict, errors, warnings);
     const description = data["description"] ?? firstParagraph(body);
-    const descriptionError = descriptionProblem(description, SKILL_DESCRIPTION_MAX);
-    if (descriptionError) errors.push(data["description"] === undefined ? "no description: add a 'description' field or a first paragraph" : descriptionError);
-    const metadata = readOptionalFields(data, errors, warnings);
+    if (data["description"] === undefined && description === undefined) errors.push("no description: add a 'description' field or a first paragraph");
+    else checkDescription(description, strict, errors, warnings);
+    const metadata = readOptionalFields(data, strict, errors, warnings);
     if (errors.length > 0) return { skills: [], problems: [{ file: document.path, reason: errors.join("; ") }] };
 
     const files = supportingFiles(document.files);
@@ -34,7 +34,7 @@ export const skillMdParser: SkillParser = {
     return {
       skills: [
         {
-          name: name as string,
+          name,
           kind: "skill",
           format: "skill-md",
           description: (description as string).trim(),
@@ -50,9 +50,9 @@ export const skillMdParser: SkillParser = {
   },
 };
 
-/** A folder name made into a skill name: lowercase words joined by single hyphens. */
-function folderSlug(folderName: string): string {
-  return folderName.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+/** skill.md names are looser than SKILL.md names: any identifier without whitespace, as tool names. */
+function skillMdNameProblem(name: unknown): string | undefined {
+  return toolNameProblem(name) ?? (typeof name === "string" && name.length > SKILL_NAME_MAX ? `'name' is longer than ${SKILL_NAME_MAX} characters` : undefined);
 }
 
 /** The first paragraph of prose (not a heading, list marker or fence), cut to the description limit at a word. */

@@ -81,10 +81,18 @@ export interface ParseResult {
   unrecognised?: string;
 }
 
-/** One parser per source format; all of them pass test/skills/parser-conformance.test.ts. */
+export interface ParseOptions {
+  /**
+   * Refuse what breaks the Agent Skills specification (an over-long description, YAML that needs repair, a
+   * display name as `name`...) instead of indexing it with a warning, as agents that load such skills do.
+   */
+  strict?: boolean;
+}
+
+/** One parser per source format; all of them pass test/skills/parser-conformance.ts. */
 export interface SkillParser {
   readonly name: string;
   /** True when this parser reads files with this base name. */
   accepts(fileName: string): boolean;
-  parse(document: SkillDocument): ParseResult;
+  parse(document: SkillDocument, options?: ParseOptions): ParseResult;
 }

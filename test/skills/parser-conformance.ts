@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SkillDocument, SkillParser } from "../../src/skills/types.js";
+import type { ParseResult, SkillDocument, SkillParser } from "../../src/skills/types.js";
 
 export interface ParserConformanceCase {
   parser: SkillParser;
@@ -7,8 +7,13 @@ export interface ParserConformanceCase {
   fileName: string;
   /** A document holding valid skills, and the names they must get. */
   valid: { document: SkillDocument; names: string[] };
-  /** Documents that must be rejected, each with the reason it must give. */
+  /** Documents that must be rejected, strict or not, each with the reason it must give. */
   invalid: { label: string; document: SkillDocument; reason: RegExp }[];
+  /**
+   * Documents that break the format's rules but that agents load: indexed under `name` with a warning that
+   * names the rule, and refused with `strictReason` when strict.
+   */
+  lenient?: { label: string; document: SkillDocument; name: string; warning: RegExp; strictReason: RegExp }[];
 }
 
 /** The suite every skill parser passes (like Hono's shared router suite): one contract, many formats. */
@@ -40,12 +45,18 @@ export function describeParserConformance(suite: ParserConformanceCase): void {
     });
 
     for (const { label, document, reason } of suite.invalid) {
-      it(`reports ${label} with the file and the reason`, () => {
+      it(`reports ${label} with the file and the reason, strict or not`, () => {
+        for (const strict of [false, true]) expectRefused(parser.parse(document, { strict }), document, reason);
+      });
+    }
+
+    for (const { label, document, name, warning, strictReason } of suite.lenient ?? []) {
+      it(`indexes ${label} with a warning, and refuses it when strict`, () => {
         const result = parser.parse(document);
-        expect(result.skills).toEqual([]);
-        expect(result.problems.length).toBeGreaterThan(0);
-        for (const problem of result.problems) expect(problem.file.startsWith(document.path)).toBe(true);
-        expect(result.problems.map((problem) => problem.reason).join("\n")).toMatch(reason);
+        expect(result.problems).toEqual([]);
+        expect(result.skills.map((skill) => skill.name)).toEqual([name]);
+        expect(result.skills[0]!.warnings.join("\n")).toMatch(warning);
+        expectRefused(parser.parse(document, { strict: true }), document, strictReason);
       });
     }
 
@@ -58,6 +69,13 @@ export function describeParserConformance(suite: ParserConformanceCase): void {
       }
     });
   });
+}
+
+function expectRefused(result: ParseResult, document: SkillDocument, reason: RegExp): void {
+  expect(result.skills).toEqual([]);
+  expect(result.problems.length).toBeGreaterThan(0);
+  for (const problem of result.problems) expect(problem.file.startsWith(document.path)).toBe(true);
+  expect(result.problems.map((problem) => problem.reason).join("\n")).toMatch(reason);
 }
 
 export function doc(path: string, text: string, files: string[] = []): SkillDocument {

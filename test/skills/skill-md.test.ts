@@ -9,7 +9,22 @@ describeParserConformance({
   invalid: [
     { label: "malformed YAML", document: doc("/s/a/skill.md", "---\nname: : :\n  - x\n---\n"), reason: /malformed YAML/ },
     { label: "no description and no paragraph", document: doc("/s/a/skill.md", "# Only a heading\n"), reason: /no description/ },
-    { label: "an over-long description field", document: doc("/s/a/skill.md", `---\ndescription: ${"d".repeat(1025)}\n---\n`), reason: /the limit is 1024/ },
+  ],
+  lenient: [
+    {
+      label: "an over-long description field",
+      document: doc("/s/a/skill.md", `---\ndescription: ${"d".repeat(1025)}\n---\n`),
+      name: "a",
+      warning: /over the Agent Skills limit of 1024; indexed in full/,
+      strictReason: /the limit is 1024/,
+    },
+    {
+      label: "a name with spaces",
+      document: doc("/s/a/skill.md", "---\nname: Deploy Helper\ndescription: Ships apps.\n---\n"),
+      name: "deploy-helper",
+      warning: /whitespace.*; routed as "deploy-helper"/,
+      strictReason: /whitespace/,
+    },
   ],
 });
 
