@@ -1,4 +1,4 @@
-import type { Dirent } from "node:fs";
+import type { Dirent, Stats } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { MAX_LISTED_FILES } from "./limits.js";
@@ -19,7 +19,8 @@ export interface Discovery {
 const SKILL_FILES = ["SKILL.md", "skill.md"];
 const LISTED_FOLDERS = ["scripts", "references", "assets", "modules"];
 
-type EntryType = "file" | "dir";
+// Anything but files and folders (FIFOs, sockets, devices) is never opened: reading a FIFO blocks forever.
+type EntryType = "file" | "dir" | "fifo" | "socket" | "device";
 
 /**
  * Walks a root in a stable (sorted) order. Skips hidden entries, `.disabled` entries and node_modules,
@@ -34,7 +35,7 @@ export async function discover(root: string): Promise<Discovery> {
   }
   // A single file given as the root: its folder bounds where symlinks may lead.
   const walker = new Walker(await realpath(path.dirname(absoluteRoot)));
-  await walker.addRootFile(absoluteRoot);
+  await walker.addRootFile(absoluteRoot, entryType(await stat(absoluteRoot)));
   return walker.result;
 }
 
@@ -48,6 +49,9 @@ class Walker {
     const entries = await this.readFolder(folder);
     if (entries === undefined) return;
     const skillFile = SKILL_FILES.find((name) => entries.get(name) === "file");
+    for (const name of SKILL_FILES.filter((name) => name !== skillFile && entries.has(name) && entries.get(name) !== "file")) {
+      this.result.problems.push({ file: path.join(folder, name), reason: `${name} is ${describeType(entries.get(name)!)}, not a file; not read as a skill` });
+    }
     if (skillFile) {
       // A skill folder is a leaf: its scripts and references are listed, never searched for more skills.
       await this.addSkillFolder(path.join(folder, skillFile), entries);
@@ -56,21 +60,21 @@ class Walker {
     for (const [name, type] of entries) {
       const full = path.join(folder, name);
       if (type === "dir") await this.walkFolder(full);
-      else this.addFile(full);
+      else if (type === "file") this.addFile(full);
+      else if (isToolOrArchiveName(name)) this.result.problems.push({ file: full, reason: `${describeType(type)}, not a regular file; not read` });
     }
   }
 
-  async addRootFile(file: string): Promise<void> {
-    if (SKILL_FILES.includes(path.basename(file))) await this.addSkillFolder(file, await this.readFolder(path.dirname(file)));
+  async addRootFile(file: string, type: EntryType): Promise<void> {
+    if (type !== "file") this.result.problems.push({ file, reason: `${describeType(type)}, not a regular file; not read` });
+    else if (SKILL_FILES.includes(path.basename(file))) await this.addSkillFolder(file, await this.readFolder(path.dirname(file)));
     else if (!this.addFile(file)) this.result.problems.push({ file, reason: "not a skill folder, SKILL.md, skill.md, tool definition (.json) or .zip archive" });
   }
 
   /** Adds a tool file or zip archive; other files are not skill sources. */
   private addFile(file: string): boolean {
-    const lower = file.toLowerCase();
-    if (lower.endsWith(".json")) this.result.sources.push({ type: "json", file });
-    else if (lower.endsWith(".zip")) this.result.sources.push({ type: "zip", file });
-    else return false;
+    if (!isToolOrArchiveName(path.basename(file))) return false;
+    this.result.sources.push({ type: file.toLowerCase().endsWith(".zip") ? "zip" : "json", file });
     return true;
   }
 
@@ -95,7 +99,7 @@ class Walker {
     for (const dirent of dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (isSkippedName(dirent.name)) continue;
       const full = path.join(folder, dirent.name);
-      const type = dirent.isSymbolicLink() ? await this.followLink(full) : dirent.isDirectory() ? "dir" : dirent.isFile() ? "file" : undefined;
+      const type = dirent.isSymbolicLink() ? await this.followLink(full) : entryType(dirent);
       if (type) entries.set(dirent.name, type);
     }
     return entries;
@@ -114,8 +118,7 @@ class Walker {
       this.result.warnings.push({ file: link, reason: `symbolic link points outside the indexed root (${target}); not followed` });
       return undefined;
     }
-    const stats = await stat(target);
-    return stats.isDirectory() ? "dir" : stats.isFile() ? "file" : undefined;
+    return entryType(await stat(target));
   }
 
   private async addSkillFolder(file: string, entries: Map<string, EntryType> | undefined): Promise<void> {
@@ -136,6 +139,22 @@ class Walker {
       else files.push(`${relative}/${name}`);
     }
   }
+}
+
+function entryType(entry: Dirent | Stats): EntryType {
+  if (entry.isDirectory()) return "dir";
+  if (entry.isFile()) return "file";
+  if (entry.isFIFO()) return "fifo";
+  return entry.isSocket() ? "socket" : "device";
+}
+
+function describeType(type: EntryType): string {
+  return { file: "a file", dir: "a folder", fifo: "a FIFO (named pipe)", socket: "a socket", device: "a device" }[type];
+}
+
+function isToolOrArchiveName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.endsWith(".json") || lower.endsWith(".zip");
 }
 
 function isSkippedName(name: string): boolean {

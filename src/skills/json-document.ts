@@ -1,3 +1,5 @@
+import { MAX_NESTING_DEPTH } from "./limits.js";
+import { bracketDepth } from "./nesting-depth.js";
 import type { SkillDocument } from "./types.js";
 
 export type JsonRead = { ok: true; value: unknown } | { ok: false; reason: string };
@@ -5,18 +7,26 @@ export type JsonRead = { ok: true; value: unknown } | { ok: false; reason: strin
 // Several JSON parsers may look at one document; a tool dump can be megabytes, so parse it once.
 const parsedDocuments = new WeakMap<SkillDocument, JsonRead>();
 
-/** Parses a JSON document (once); the reason names the position JSON.parse reports. */
+/** Parses a JSON document (once); the reason names the position JSON.parse reports, or the nesting limit. */
 export function readJson(document: SkillDocument): JsonRead {
   let read = parsedDocuments.get(document);
   if (!read) {
-    try {
-      read = { ok: true, value: JSON.parse(document.text.startsWith("\uFEFF") ? document.text.slice(1) : document.text) };
-    } catch (error) {
-      read = { ok: false, reason: `malformed JSON: ${(error as Error).message}` };
-    }
+    read = parseBoundedJson(document.text.startsWith("\uFEFF") ? document.text.slice(1) : document.text);
     parsedDocuments.set(document, read);
   }
   return read;
+}
+
+/** Every walk over a parsed document (injection text, content hash, the store) is then bounded too. */
+function parseBoundedJson(text: string): JsonRead {
+  if (bracketDepth(text, MAX_NESTING_DEPTH, true) > MAX_NESTING_DEPTH) {
+    return { ok: false, reason: `JSON nests deeper than ${MAX_NESTING_DEPTH} levels (the limit for tool definitions); not read` };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, reason: `malformed JSON: ${(error as Error).message}` };
+  }
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

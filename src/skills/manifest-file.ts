@@ -3,7 +3,8 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { formatBytes } from "./decode-text.js";
 import { isRecord } from "./json-document.js";
-import { MAX_SKILL_FILE_BYTES } from "./limits.js";
+import { MAX_NESTING_DEPTH, MAX_SKILL_FILE_BYTES } from "./limits.js";
+import { bracketDepth } from "./nesting-depth.js";
 import type { ParsedSkill, SkillDocument } from "./types.js";
 
 /** A hand-written routing manifest beside a skill folder's SKILL.md / skill.md; it overrides the generated one. */
@@ -17,7 +18,10 @@ export function toolManifestFileName(jsonFile: string): string {
 /** Reads the manifest file at this path, if there is one; a file too large to be a manifest is a problem. */
 export async function readManifestFile(file: string): Promise<{ file: string; text: string } | { problem: string } | undefined> {
   try {
-    const size = (await stat(file)).size;
+    const stats = await stat(file);
+    // A FIFO or device is never opened: reading a FIFO blocks forever.
+    if (!stats.isFile()) return { problem: `${path.basename(file)} is not a regular file; ignored` };
+    const size = stats.size;
     if (size > MAX_SKILL_FILE_BYTES) return { problem: `${path.basename(file)} is ${formatBytes(size)}, the limit is ${formatBytes(MAX_SKILL_FILE_BYTES)}; ignored` };
     return { file: path.basename(file), text: await readFile(file, "utf8") };
   } catch (error) {
@@ -36,6 +40,8 @@ export function attachManifestFile(skills: ParsedSkill[], document: SkillDocumen
   const manifestFile = document.manifestFile;
   if (!manifestFile || skills.length === 0) return [];
   let content: unknown;
+  // The YAML parser recurses per level: thousands of nested brackets exhaust its stack, or memory.
+  if (bracketDepth(manifestFile.text, MAX_NESTING_DEPTH, false) > MAX_NESTING_DEPTH) return [`${manifestFile.file}: nests deeper than ${MAX_NESTING_DEPTH} levels; ignored`];
   try {
     content = parseYaml(manifestFile.text);
   } catch (error) {

@@ -23,7 +23,12 @@ const S_IFLNK = 0o120000;
  */
 export async function readZipArchive(zipPath: string): Promise<ZipReadResult> {
   const result: ZipReadResult = { documents: [], problems: [], warnings: [] };
-  const size = (await stat(zipPath)).size;
+  const stats = await stat(zipPath);
+  if (!stats.isFile()) {
+    result.problems.push({ file: zipPath, reason: "not a regular file; not read" });
+    return result;
+  }
+  const size = stats.size;
   if (size > MAX_ZIP_FILE_BYTES) {
     result.problems.push({ file: zipPath, reason: `zip archive is ${formatBytes(size)}, the limit is ${formatBytes(MAX_ZIP_FILE_BYTES)}` });
     return result;
@@ -33,7 +38,9 @@ export async function readZipArchive(zipPath: string): Promise<ZipReadResult> {
     zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true });
     const entries = await listEntries(zip, zipPath, result);
     if (entries === undefined) return result;
-    for (const [folder, entry] of skillEntries(entries)) {
+    const skills = skillEntries(entries);
+    if (skills.size === 0) result.problems.push({ file: zipPath, reason: noSkillReason(entries) });
+    for (const [folder, entry] of skills) {
       const document = await readSkillEntry(zip, zipPath, folder, entry, entries, result);
       if (document) result.documents.push(document);
     }
@@ -66,6 +73,13 @@ async function listEntries(zip: yauzl.ZipFile, zipPath: string, result: ZipReadR
     entries.set(entry.fileName, entry);
   }
   return entries;
+}
+
+/** Why an archive gave no skill: it holds no skill file; archives inside it are not opened, so they are named. */
+function noSkillReason(entries: Map<string, yauzl.Entry>): string {
+  const archives = [...entries.keys()].filter((name) => name.toLowerCase().endsWith(".zip"));
+  const nested = archives.length === 0 ? "" : `; archives inside an archive are not opened (${archives.slice(0, 3).join(", ")}${archives.length > 3 ? ", ..." : ""})`;
+  return `zip archive holds no SKILL.md or skill.md${nested}`;
 }
 
 /** Hidden entries, `.disabled` entries and node_modules are skipped inside archives as on disk. */

@@ -1,0 +1,79 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadSkills } from "../../src/skills/load-skills.js";
+import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
+import { writeZip } from "../helpers/zip.js";
+
+const names = (result: Awaited<ReturnType<typeof loadSkills>>) => result.skills.map((skill) => skill.name);
+const mkfifo = (file: string): string => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  execFileSync("mkfifo", [file]);
+  return file;
+};
+/** A tool whose parameters nest `depth` levels: {"type":"object","properties":{"a":{...}}}. */
+const deepTool = (depth: number): string => `{"name":"deep","description":"d","parameters":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`;
+
+describe("hostile skill files", () => {
+  it("reports tool JSON nested past the limit, fast, and indexes the rest", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "good");
+    writeFile(path.join(root, "tools", "deep-5000.json"), deepTool(5_000));
+    writeFile(path.join(root, "tools", "deep-1000.json"), `[${deepTool(1_000)}]`);
+    writeFile(path.join(root, "tools", "fine.json"), deepTool(40));
+    const started = performance.now();
+    const result = await loadSkills([root]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(names(result)).toEqual(["good", "deep"]);
+    expect(result.invalid).toEqual([
+      { file: path.join(root, "tools", "deep-1000.json"), reason: "JSON nests deeper than 64 levels (the limit for tool definitions); not read" },
+      { file: path.join(root, "tools", "deep-5000.json"), reason: "JSON nests deeper than 64 levels (the limit for tool definitions); not read" },
+    ]);
+  });
+
+  it("counts brackets inside JSON strings as text, not nesting", async () => {
+    const root = tempDir();
+    writeFile(path.join(root, "t.json"), JSON.stringify({ name: "brackets", description: `${"[{".repeat(500)} \\" [`, parameters: {} }));
+    expect(names(await loadSkills([root]))).toEqual(["brackets"]);
+  });
+
+  it("reports a folder named SKILL.md, a FIFO named SKILL.md or tools.json, and never opens a FIFO", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "good", { files: {} });
+    mkdirSync(path.join(root, "folder-skill", "SKILL.md"), { recursive: true });
+    mkfifo(path.join(root, "fifo-skill", "SKILL.md"));
+    mkfifo(path.join(root, "tools", "pipe.json"));
+    mkfifo(path.join(root, "good", "router-manifest.yaml"));
+    const result = await loadSkills([root]);
+    expect(names(result)).toEqual(["good"]);
+    expect(result.invalid).toEqual([
+      { file: path.join(root, "fifo-skill", "SKILL.md"), reason: "SKILL.md is a FIFO (named pipe), not a file; not read as a skill" },
+      { file: path.join(root, "folder-skill", "SKILL.md"), reason: "SKILL.md is a folder, not a file; not read as a skill" },
+      { file: path.join(root, "tools", "pipe.json"), reason: "a FIFO (named pipe), not a regular file; not read" },
+    ]);
+    expect(result.warnings).toContainEqual({ file: path.join(root, "good", "SKILL.md"), reason: "router-manifest.yaml is not a regular file; ignored" });
+  });
+
+  it("reports a FIFO given as the root itself", async () => {
+    const fifo = mkfifo(path.join(tempDir(), "x", "SKILL.md"));
+    expect((await loadSkills([fifo])).invalid).toEqual([{ file: fifo, reason: "a FIFO (named pipe), not a regular file; not read" }]);
+  });
+
+  it("reports a zip that holds only a zip, naming the inner archive", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "good");
+    await writeZip(path.join(root, "outer.zip"), { "inner.zip": "PK not opened" });
+    const result = await loadSkills([root]);
+    expect(names(result)).toEqual(["good"]);
+    expect(result.invalid).toEqual([{ file: path.join(root, "outer.zip"), reason: "zip archive holds no SKILL.md or skill.md; archives inside an archive are not opened (inner.zip)" }]);
+  });
+
+  it("ignores a manifest file nested past the limit instead of overflowing on it", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "good", { files: { "router-manifest.yaml": `queries: ${"[".repeat(20_000)}` } });
+    const result = await loadSkills([root]);
+    expect(names(result)).toEqual(["good"]);
+    expect(result.warnings).toContainEqual({ file: path.join(root, "good", "router-manifest.yaml"), reason: "router-manifest.yaml: nests deeper than 64 levels; ignored" });
+  });
+});
