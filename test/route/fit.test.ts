@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fitConditionalLogit } from "../../src/route/fit/conditional-logit.js";
+import { fitConditionalLogit, rescaleToFit } from "../../src/route/fit/conditional-logit.js";
 import { fitIndex } from "../../src/route/fit/fit-index.js";
 import { fitLogistic } from "../../src/route/fit/logistic-regression.js";
 import { createRouter } from "../../src/route/router.js";
@@ -43,6 +43,21 @@ describe("fitConditionalLogit", () => {
     const [signal, noise] = fitConditionalLogit(groups, 2);
     expect(signal!).toBeGreaterThan(5);
     expect(Math.abs(noise!)).toBeLessThan(signal! / 5);
+  });
+
+  it("rescales hand-moved weights to the length the data supports, keeping their direction", () => {
+    const next = random(13);
+    const groups = Array.from({ length: 300 }, () => {
+      const rows = Array.from({ length: 4 }, () => [next()]);
+      // The first feature picks the right candidate only three times in four: a modest weight fits best.
+      const best = rows.reduce((top, row, index) => (row[0]! > rows[top]![0]! ? index : top), 0);
+      return { rows, chosen: next() < 0.75 ? best : (best + 1) % rows.length };
+    });
+    const fitted = fitConditionalLogit(groups, 1)[0]!;
+    for (const start of [fitted * 3, fitted / 3]) {
+      const [rescaled] = rescaleToFit(groups, [start]);
+      expect(rescaled! / fitted).toBeCloseTo(1, 1);
+    }
   });
 });
 

@@ -51,6 +51,24 @@ export function fitConditionalLogit(groups: ChoiceGroup[], features: number, l2 
   return weights;
 }
 
+/**
+ * The same direction of weights, rescaled to the length that fits the groups best: shares stay calibrated when
+ * the direction was moved by hand (a prior). A golden-section search over the scale.
+ */
+export function rescaleToFit(groups: ChoiceGroup[], weights: number[]): number[] {
+  const at = (scale: number) => logLikelihood(groups, weights.map((weight) => weight * scale), 0);
+  let [low, high] = [0.05, 4];
+  const ratio = (Math.sqrt(5) - 1) / 2;
+  for (let step = 0; step < 40; step++) {
+    const left = high - ratio * (high - low);
+    const right = low + ratio * (high - low);
+    if (at(left) < at(right)) low = left;
+    else high = right;
+  }
+  const scale = (low + high) / 2;
+  return weights.map((weight) => weight * scale);
+}
+
 function logLikelihood(groups: ChoiceGroup[], weights: number[], l2: number): number {
   let total = (-l2 / 2) * dot(weights, weights);
   for (const group of groups) {

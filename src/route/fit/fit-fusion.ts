@@ -5,7 +5,7 @@ import { routableQuery } from "../query-limit.js";
 import type { Router } from "../router.js";
 import { denseStandIn, scoreCandidates, type Scoring } from "../score-candidates.js";
 import { abstainSimilarity, type Evidence } from "../signals.js";
-import { fitConditionalLogit } from "./conditional-logit.js";
+import { fitConditionalLogit, rescaleToFit } from "./conditional-logit.js";
 import { fitLogistic } from "./logistic-regression.js";
 
 /** A labelled routing case: the skill that should be injected, or null when none should. */
@@ -75,8 +75,11 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   const groups = samples
     .filter((sample) => sample.expected !== null && sample.names.includes(sample.expected))
     .map((sample) => ({ rows: sample.features, chosen: sample.names.indexOf(sample.expected!) }));
-  const weights = fitConditionalLogit(groups, FEATURES.length);
-  const ranking = Object.fromEntries(FEATURES.map((feature, index) => [feature, weights[index]! + (options.rankingPrior?.[feature] ?? 0)])) as FusionParams["ranking"];
+  const fitted = fitConditionalLogit(groups, FEATURES.length);
+  const prior = options.rankingPrior;
+  // A prior moves the weights' direction; their length is fitted again so that shares stay calibrated.
+  const weights = prior ? rescaleToFit(groups, FEATURES.map((feature, index) => fitted[index]! + (prior[feature] ?? 0))) : fitted;
+  const ranking = Object.fromEntries(FEATURES.map((feature, index) => [feature, weights[index]!])) as FusionParams["ranking"];
 
   const nulls = samples.filter((sample) => sample.expected === null);
   const indexSpecific = options.indexSpecific ?? true;
