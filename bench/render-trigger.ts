@@ -1,4 +1,4 @@
-import { DISTRACTOR_FOLDERS, type TriggerCounts, type TriggerDevFigures } from "./trigger-dev-eval.js";
+import type { TriggerCounts, TriggerDevFigures } from "./trigger-dev-eval.js";
 import { runLine } from "./format-figures.js";
 import type { RunInfo } from "./run-info.js";
 
@@ -24,17 +24,18 @@ export function triggerDevTable(figures: TriggerDevFigures): string {
 }
 
 /** The RESULTS.md section: what the table measures, the table, and how it was run. */
-export function triggerSection(trigger: { run: RunInfo; figures: TriggerDevFigures }): string {
+export function triggerSection(trigger: { run: RunInfo; figures: TriggerDevFigures[] }): string {
   return [
     TRIGGER_HEADING,
     "",
     "Real Agent Skills with the trigger evals their authors wrote (`../shared/eval/trigger-dev`: should-trigger queries and",
-    "near misses that must not trigger their skill), indexed among distractor skills from the shared corpus",
-    `(${DISTRACTOR_FOLDERS.join(", ")}), exactly as a new user would: \`router index\` with default settings, no LLM,`,
-    "no labels, no `router fit`. This is a development set: design choices were tuned on it (the lexical prior of the",
-    "defaults, the quantile of the evidence floor); no parameter was fitted on it.",
+    "near misses that must not trigger their skill), indexed among distractor skills from `../shared/corpus/skills`",
+    "exactly as a new user would: `router index` with default settings, no LLM, no labels, no `router fit`. This is a",
+    "development set: design choices were tuned on it (the lexical prior of the defaults, the quantile of the evidence",
+    "floor); no parameter was fitted on it. Two sets of distractors: **curated**, every collection but openclaw plus every",
+    "20th openclaw skill (just over 1,000); **whole-corpus**, every skill of the corpus (about 2,800).",
     "",
-    triggerDevTable(trigger.figures),
+    ...trigger.figures.flatMap((figures) => [`### ${figures.distractorSet} distractors`, "", triggerDevTable(figures), ""]),
     "",
     "**top-1**: the best-ranked skill is the expected one; **right skill injected**: the decision injected exactly it;",
     "near misses **routed to their own skill** injected the very skill they must not trigger; **routed to any skill**",

@@ -13,7 +13,7 @@ export interface ScaleFigures {
 
 /** The latest figures of each part of the benchmark (parts can be re-run alone); RESULTS.md is rendered from them. */
 export interface BenchResults {
-  trigger?: { run: RunInfo; figures: TriggerDevFigures };
+  trigger?: { run: RunInfo; figures: TriggerDevFigures[] };
   /** `reranker`: the cross-encoder's id, or why it was unavailable (then method f was not measured). */
   accuracy?: { run: RunInfo; reranker: string; datasets: DatasetFigures[] };
   scale?: { run: RunInfo; sizes: ScaleFigures[] };

@@ -12,7 +12,7 @@ import type { FusionParams } from "../src/route/fusion.js";
 import { measureDataset, type DatasetSpec } from "./accuracy.js";
 import { fitDefaults, trainingSamples } from "./default-fit.js";
 import { TRIGGER_HEADING, triggerSection } from "./render-trigger.js";
-import { measureTriggerDev } from "./trigger-dev-eval.js";
+import { measureTriggerDev, type DistractorSet } from "./trigger-dev-eval.js";
 import { accuracyLatencyChart } from "./chart-svg.js";
 import { measureHttp, type HttpFigures, type HttpPlan } from "./http-load.js";
 import { ACCURACY_HEADING, accuracySection } from "./render-accuracy.js";
@@ -29,8 +29,8 @@ export type BenchPart = "trigger" | "accuracy" | "scale" | "http";
 
 export interface BenchConfig {
   parts: BenchPart[];
-  /** The trigger part's eval folder (like ../shared/eval/trigger-dev) and distractor skill folders. */
-  trigger: { evalDir: string; distractors: string[] };
+  /** The trigger part's eval folder (like ../shared/eval/trigger-dev) and its sets of distractor skills. */
+  trigger: { evalDir: string; distractorSets: DistractorSet[] };
   datasets: DatasetSpec[];
   /** The labelled sets whose training halves fit the defaults (`bench/fit-defaults.ts`), for the leave-one-dataset-out rows. */
   fitSets: { name: string; file: string }[];
@@ -67,7 +67,10 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
   if (config.parts.includes("trigger")) {
     const started = performance.now();
     const run = startRun(embedder);
-    const figures = await measureTriggerDev({ ...config.trigger, cacheDir: path.join(config.cacheDir, "trigger-dev"), fresh: config.fresh, log: config.log });
+    const figures = [];
+    for (const distractors of config.trigger.distractorSets) {
+      figures.push(await measureTriggerDev({ evalDir: config.trigger.evalDir, distractors, cacheDir: path.join(config.cacheDir, "trigger-dev"), fresh: config.fresh, log: config.log }));
+    }
     results.trigger = { run: finishRun(run, started), figures };
   }
 

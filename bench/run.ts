@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_FIT_SETS } from "./default-fit.js";
 import { runBench, type BenchPart } from "./run-bench.js";
-import { DISTRACTOR_FOLDERS } from "./trigger-dev-eval.js";
+import { distractorSets } from "./trigger-dev-eval.js";
 
 const PARTS: BenchPart[] = ["trigger", "accuracy", "scale", "http"];
 const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -19,7 +19,7 @@ if (unknown.length > 0) throw new Error(`unknown part(s) ${unknown.join(", ")}: 
 const started = performance.now();
 await runBench({
   parts,
-  trigger: { evalDir: path.join(shared, "eval", "trigger-dev"), distractors: DISTRACTOR_FOLDERS.map((folder) => path.join(shared, "corpus", "skills", folder)) },
+  trigger: { evalDir: path.join(shared, "eval", "trigger-dev"), distractorSets: distractorSets(path.join(shared, "corpus", "skills")) },
   fitSets: DEFAULT_FIT_SETS.map((name) => ({ name, file: path.join(shared, "eval", `${name}.json`) })),
   datasets: [
     { name: "metatool", file: path.join(shared, "eval", "metatool.json"), withoutExamples: path.join(shared, "eval", "metatool-noexamples.json") },

@@ -4,8 +4,8 @@ import { runIndex } from "../src/indexer/run-index.js";
 import { createRouter } from "../src/route/router.js";
 import { routableQuery } from "../src/route/query-limit.js";
 
-// Every corpus collection but openclaw (2,215 skills, mostly one-line stubs): over 1,000 distractors, fixed, not sampled.
-export const DISTRACTOR_FOLDERS = [
+// Every skill collection of the shared corpus but openclaw, whose 2,215 skills are mostly short community uploads.
+const CURATED_COLLECTIONS = [
   "K-Dense-AI__claude-scientific-skills",
   "alirezarezvani__claude-skills",
   "anthropics__skills",
@@ -14,12 +14,35 @@ export const DISTRACTOR_FOLDERS = [
   "sickn33__antigravity-awesome-skills",
   "wshobson__agents",
 ];
+const OPENCLAW = "openclaw__skills";
+// Every 20th openclaw skill (by folder name) lifts the curated collections' 952 skills past 1,000.
+const OPENCLAW_STRIDE = 20;
+
+export interface DistractorSet {
+  /** Names the set in tables and its cached index. */
+  label: string;
+  paths: string[];
+}
+
+/** The two distractor sets the benchmark uses: just over 1,000 skills, and every skill of the corpus. */
+export function distractorSets(corpusSkills: string): DistractorSet[] {
+  const curated = CURATED_COLLECTIONS.map((folder) => path.join(corpusSkills, folder));
+  const openclaw = path.join(corpusSkills, OPENCLAW);
+  const sampled = readdirSync(openclaw)
+    .sort()
+    .filter((_, index) => index % OPENCLAW_STRIDE === 0)
+    .map((folder) => path.join(openclaw, folder));
+  return [
+    { label: "curated", paths: [...curated, ...sampled] },
+    { label: "whole-corpus", paths: [...curated, openclaw] },
+  ];
+}
 
 export interface TriggerDevOptions {
   /** A folder laid out like ../shared/eval/trigger-dev: skills/ and cases.json. */
   evalDir: string;
-  /** Folders of distractor skills indexed with them. */
-  distractors: string[];
+  /** Distractor skills indexed with them. */
+  distractors: DistractorSet;
   cacheDir: string;
   /** Build the index from scratch instead of updating the cached one. */
   fresh: boolean;
@@ -48,6 +71,7 @@ export interface TriggerCounts {
 }
 
 export interface TriggerDevFigures {
+  distractorSet: string;
   skills: { indexed: number; evalSkills: number; evalSkillsIndexed: number; distractors: number; invalid: number; warnings: number };
   all: TriggerCounts;
   byScript: Record<Script, TriggerCounts>;
@@ -64,11 +88,11 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
   const evalSkillDir = path.join(evalDir, "skills");
   const evalSkills = readdirSync(evalSkillDir);
   mkdirSync(options.cacheDir, { recursive: true });
-  const db = path.join(options.cacheDir, "trigger-dev.db");
+  const db = path.join(options.cacheDir, `trigger-dev-${options.distractors.label}.db`);
   if (options.fresh) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
   const started = performance.now();
-  const summary = await runIndex({ paths: [evalSkillDir, ...options.distractors], db });
-  options.log(`trigger-dev: ${summary.skills} skills indexed (${summary.embedded} embedded) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const summary = await runIndex({ paths: [evalSkillDir, ...options.distractors.paths], db });
+  options.log(`trigger-dev, ${options.distractors.label} distractors: ${summary.skills} skills indexed (${summary.embedded} embedded) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
   const router = await createRouter({ db, reranker: null });
   try {
@@ -94,6 +118,7 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
       scores.push({ positive: item.expected !== null, inScope: result.in_scope });
     }
     return {
+      distractorSet: options.distractors.label,
       skills: {
         indexed: summary.skills,
         evalSkills: evalSkills.length,

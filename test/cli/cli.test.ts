@@ -37,13 +37,14 @@ describe("router CLI", () => {
     const root = tempDir();
     const db = path.join(tempDir(), "r.db");
     writeAgentSkill(root, "k8s-debug", { description: "Debug crashing Kubernetes pods", body: "# K8s\n\nRun kubectl describe pod.\n", files: { "scripts/logs.sh": "kubectl logs" } });
-    writeFile(path.join(root, "bad", "SKILL.md"), "---\nname: Bad Name\ndescription: x\n---\n");
+    // Corrupt, not merely off-spec (a display name would be indexed under a slug, with a warning).
+    writeFile(path.join(root, "bad", "SKILL.md"), '---\nname: bad\ndescription: "  "\n---\n');
 
     const indexed = runCli(["index", root, "--db", db]);
     expect(indexed.status).toBe(0);
     expect(indexed.stdout).toMatch(/^Indexed 1 skills into .* \(index version 1\)/);
     expect(indexed.stdout).toContain("  added      1\n");
-    expect(indexed.stdout).toContain(`${path.join(root, "bad", "SKILL.md")}: 'name' "Bad Name" must be lowercase`);
+    expect(indexed.stdout).toContain(`${path.join(root, "bad", "SKILL.md")}: 'description' is empty`);
     expect(runCli(["index", root, "--db", db, "--strict"]).status).toBe(4);
 
     const json = JSON.parse(runCli(["index", root, "--db", db, "--json"]).stdout);

@@ -49,7 +49,7 @@ describe("npm run bench, in small", () => {
     const corpus = writeCorpus(path.join(dir, "corpus"));
     const results = await runBench({
       parts: ["trigger", "accuracy", "scale", "http"],
-      trigger: { evalDir: writeTriggerDev(path.join(dir, "trigger-dev")), distractors: [path.join(corpus, "skills", "demo__skills")] },
+      trigger: { evalDir: writeTriggerDev(path.join(dir, "trigger-dev")), distractorSets: [{ label: "demo", paths: [path.join(corpus, "skills", "demo__skills")] }] },
       datasets: [{ name: "fixture", file: fixture }],
       fitSets: [
         { name: "fixture", file: fixture },
@@ -69,9 +69,10 @@ describe("npm run bench, in small", () => {
       log: () => {},
     });
 
-    expect(results.trigger!.figures.skills).toMatchObject({ evalSkills: 2, evalSkillsIndexed: 2, distractors: 4 });
-    expect(results.trigger!.figures.all).toMatchObject({ positives: 3, negatives: 1 });
-    expect(results.trigger!.figures.byScript.han.positives).toBe(1);
+    const [trigger] = results.trigger!.figures;
+    expect(trigger!.skills).toMatchObject({ evalSkills: 2, evalSkillsIndexed: 2, distractors: 4 });
+    expect(trigger!.all).toMatchObject({ positives: 3, negatives: 1 });
+    expect(trigger!.byScript.han.positives).toBe(1);
 
     const [measured] = results.accuracy!.datasets;
     // h and i are fitted without "fixture" (on "other" only), so they run.
