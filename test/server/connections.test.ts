@@ -70,7 +70,7 @@ describe("connections after an error answer", () => {
     } finally {
       agent.destroy();
     }
-    await expect.poll(async () => (await requestCounts())["499"] - (before["499"] ?? 0)).toBe(2);
+    await expect.poll(async () => ((await requestCounts())["499"] ?? 0) - (before["499"] ?? 0)).toBe(2);
     expect((await requestCounts())["500"] ?? 0).toBe(before["500"] ?? 0);
     expect(logs.lines().filter((line) => line.level === "error")).toEqual([]);
     expect(logs.lines().filter((line) => line.event === "request" && line.status === 499)).toHaveLength(2);

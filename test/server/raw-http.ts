@@ -92,7 +92,7 @@ export function requestBytes(method: string, path: string, headers: Record<strin
   const framing = chunked ? "transfer-encoding: chunked" : `content-length: ${body.length}`;
   const head = Buffer.from(`${method} ${path} HTTP/1.1\r\nhost: localhost\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}${framing}\r\n\r\n`);
   if (!chunked) return Buffer.concat([head, body]);
-  const parts = [head];
+  const parts: Buffer[] = [head];
   for (let start = 0; start < body.length; start += 65536) {
     const chunk = body.subarray(start, start + 65536);
     parts.push(Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n"));
