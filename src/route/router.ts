@@ -289,10 +289,12 @@ async function scoreQuery(
   options: RouteOptions,
 ): Promise<{ scoring: Scoring; vector: Float32Array; readable: boolean; timing: Omit<RouteTiming, "total"> & { started: number } }> {
   checkQuery(text);
+  options.signal?.throwIfAborted();
   const started = performance.now();
   const { model, fusion } = state;
   const allowed = allowList(model, options);
   const query = await embedQuery(encoder, text, options.context);
+  options.signal?.throwIfAborted();
   const embedded = performance.now();
 
   // Every match's BM25 score, not only the top ones: dense and keyword candidates need theirs as evidence too.
@@ -318,7 +320,9 @@ async function scoreQuery(
   let scoring = scoreCandidates(fusion, evidence, rows, abstainSim, standIn);
   const scored = performance.now();
   if (reranker && scoring.ranked.length > 0) {
+    options.signal?.throwIfAborted();
     await rerank(reranker, model, text, scoring.ranked.slice(0, limits.rerankTop));
+    options.signal?.throwIfAborted();
     scoring = scoreCandidates(fusion, evidence, rows, abstainSim, standIn);
   }
   const reranked = performance.now();

@@ -18,6 +18,8 @@ export interface RouteOptions {
   include?: "body"[];
   /** Inject every skill above the threshold (up to k) instead of only the best one. */
   multi?: boolean;
+  /** Stops the work when it fires (checked between embedding, scoring and reranking); the route rejects with its reason. */
+  signal?: AbortSignal;
 }
 
 /** The evidence behind one candidate's confidence; every score is shown so a person can check it. */

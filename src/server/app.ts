@@ -133,7 +133,8 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
   app.openapi(routeEndpoint, async (c) => {
     const started = performance.now();
     const { query, ...routeOptions } = c.req.valid("json");
-    const result = await ready(slot).route(query, routeOptions);
+    const deadline = c.get("deadline");
+    const result = await ready(slot).route(query, { ...routeOptions, ...(deadline ? { signal: deadline } : {}) });
     recordDecision(metrics, result);
     if (settings.decisionLog !== "off") logger.info(decisionLine(settings.decisionLog, query, result, c.get("requestId"), performance.now() - started), "route");
     return c.json(result, 200);

@@ -4,7 +4,8 @@ import { matchedRoutes } from "hono/route";
 import type { Logger } from "./logger.js";
 import type { ServerMetrics } from "./metrics.js";
 
-export type RequestVariables = { requestId: string };
+/** `deadline` fires when the request's time limit runs out (set by limitTime). */
+export type RequestVariables = { requestId: string; deadline?: AbortSignal };
 
 // Probes and scrapes arrive every few seconds; they are logged at debug so the log shows traffic, not polling.
 const QUIET_ROUTES = new Set(["/healthz", "/readyz", "/metrics"]);

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createError } from "../errors.js";
+import type { RequestVariables } from "./observe-requests.js";
 
 /** Refuses bodies over `maxBytes` (by Content-Length, or while reading a chunked body) with 413 PAYLOAD_TOO_LARGE. */
 export function limitBody(maxBytes: number): MiddlewareHandler {
@@ -12,12 +13,21 @@ export function limitBody(maxBytes: number): MiddlewareHandler {
   });
 }
 
-/** Answers 503 REQUEST_TIMEOUT when the rest of the chain takes longer than `ms`; the client never waits on a hang. */
-export function limitTime(ms: number): MiddlewareHandler {
-  return async (_c, next) => {
+/**
+ * Answers 503 REQUEST_TIMEOUT when the rest of the chain takes longer than `ms`, so the client never waits on a
+ * hang, and fires the request's `deadline` signal so the routing work stops too instead of running on unseen.
+ */
+export function limitTime(ms: number): MiddlewareHandler<{ Variables: RequestVariables }> {
+  return async (c, next) => {
     let timer: NodeJS.Timeout | undefined;
+    const deadline = new AbortController();
+    c.set("deadline", deadline.signal);
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(createError("REQUEST_TIMEOUT", `The request took longer than ${ms} ms`, { timeoutMs: ms })), ms);
+      timer = setTimeout(() => {
+        const error = createError("REQUEST_TIMEOUT", `The request took longer than ${ms} ms`, { timeoutMs: ms });
+        deadline.abort(error);
+        reject(error);
+      }, ms);
     });
     try {
       await Promise.race([next(), expired]);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
+import { createQueryEncoder, type QueryEncoder } from "../../src/models/query-encoder.js";
 import { createRouter, type Router } from "../../src/route/router.js";
 import { tempDir, writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
@@ -128,6 +129,34 @@ describe("router lifecycle", () => {
       expect([result.decision, result.reason, result.warnings]).toEqual(["none", "empty_index", ["the index has no skills: run `router index <path>`"]]);
     } finally {
       await empty.close();
+    }
+  });
+
+  it("stops at the next stage once its signal fires, rejecting with the signal's reason", async () => {
+    const stop = new Error("deadline");
+    await expect(router.route("my pod keeps restarting", { signal: AbortSignal.abort(stop) })).rejects.toBe(stop);
+
+    // Fired while the query is being embedded: nothing after embedding runs.
+    const base = await createQueryEncoder({ indexEmbedder: "use-lite-512" });
+    const controller = new AbortController();
+    const firing: QueryEncoder = {
+      id: base.id,
+      dimension: base.dimension,
+      async embedQuery(text) {
+        const vector = await base.embedQuery(text);
+        controller.abort(stop);
+        return vector;
+      },
+      embedMany: (texts) => base.embedMany(texts),
+      close: () => base.close(),
+    };
+    const interrupted = await createRouter({ db, queryEncoder: firing, reranker: null });
+    try {
+      await expect(interrupted.route("my pod keeps restarting", { signal: controller.signal })).rejects.toBe(stop);
+      expect((await interrupted.route("my pod keeps restarting")).selected).toEqual(["k8s-debug"]);
+    } finally {
+      await interrupted.close();
+      await base.close();
     }
   });
 
