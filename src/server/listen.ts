@@ -16,10 +16,11 @@ export function listen(app: FetchApp, options: ListenOptions): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serve(
       {
-        fetch: (request, env) => {
+        fetch: async (request, env) => {
           const bindings = env as HttpBindings;
-          discardUnreadBody(bindings.incoming, bindings.outgoing);
-          return app.fetch(request, bindings);
+          const response = await app.fetch(request, bindings);
+          await discardUnreadBody(bindings.incoming);
+          return response;
         },
         hostname: options.hostname,
         port: options.port,

@@ -1,16 +1,20 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { once } from "node:events";
+import type { IncomingMessage } from "node:http";
+
+// How long an answer waits for the rest of a body nobody read; a client still sending after that is cut off.
+const LINGER_MS = 2_000;
 
 /**
- * Once the answer is sent, throws away whatever of the request body nobody read (an answer given before
- * reading it: 413, 415, 401, ...), so the client finishes sending and the kept-alive connection carries its next
- * request. Closing instead, with bytes still arriving, makes the kernel reset the connection, and the reset can
- * destroy the answer before the client reads it. A client that never stops sending is cut by Node's requestTimeout.
+ * Throws away whatever of the request body nobody read (an answer given before reading it: 413, 415, 404, ...)
+ * and holds the answer until the client has finished sending, at most LINGER_MS. Then a kept-alive connection
+ * carries the next request, and one that closes (`Connection: close`) closes cleanly: closing with bytes still
+ * arriving makes the kernel reset the connection, and the client's write fails (EPIPE) or its answer is lost.
  */
-export function discardUnreadBody(incoming: IncomingMessage, outgoing: ServerResponse): void {
-  outgoing.once("finish", () => {
-    if (incoming.complete || incoming.destroyed) return;
-    // The web-stream adapter's listener pauses the request whenever its unread queue is full; nobody reads it now.
-    incoming.removeAllListeners("data");
-    incoming.resume();
-  });
+export async function discardUnreadBody(incoming: IncomingMessage): Promise<void> {
+  if (incoming.complete || incoming.destroyed) return;
+  // The web-stream adapter's listener pauses the request whenever its unread queue is full; nobody reads it now.
+  incoming.removeAllListeners("data");
+  incoming.resume();
+  const timeout = AbortSignal.timeout(LINGER_MS);
+  await Promise.race([once(incoming, "end", { signal: timeout }), once(incoming, "close", { signal: timeout })]).catch(() => undefined);
 }
