@@ -75,6 +75,9 @@ describe("the route explorer in Chromium", () => {
   it("opens without the key, asks for it, and shows what the router serves once it is typed", async () => {
     await page.goto(`${url}/explorer`);
     await expect.poll(() => page.textContent("#status")).toContain("needs its API key");
+    await page.fill("#key", "not-the-key");
+    await page.press("#key", "Tab");
+    await expect.poll(() => page.textContent("#status")).toContain("refused this API key (API_KEY_INVALID)");
     await page.fill("#key", API_KEY);
     await page.press("#key", "Tab");
     await expect.poll(() => page.textContent("#status")).toMatch(/^ready · 12 skills · index v1 · use-lite-512 · /);

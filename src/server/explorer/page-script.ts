@@ -93,6 +93,7 @@ async function call(path, options) {
 }
 
 function explain(error) {
+  if (error instanceof ApiError && error.code === "API_KEY_INVALID") return "The router refused this API key (" + error.code + "): check the API key field above.";
   if (error instanceof ApiError && error.status === 401) return "This router needs its API key: paste it in the API key field above (" + error.code + ").";
   if (error instanceof ApiError) return error.message + " (" + error.code + ")";
   return "The router did not answer: " + error.message;
