@@ -27,6 +27,7 @@ export const ERROR_CATALOGUE = {
   API_KEY_MISSING: { status: 401, message: "This server needs an API key: send Authorization: Bearer <key>" },
   API_KEY_INVALID: { status: 401, message: "The API key is not valid" },
   PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is larger than this server accepts" },
+  TOO_MANY_CASES: { status: 400, message: "The eval set has more cases than one request may route" },
   REQUEST_TIMEOUT: { status: 503, message: "The request took longer than this server allows" },
   ROUTE_NOT_FOUND: { status: 404, message: "No such endpoint" },
   // nginx's status for a client that went away mid-request: counted apart from server failures (5xx).

@@ -7,6 +7,7 @@ import { checkGates, type GateResult, type Gates } from "../eval/gates.js";
 import { DEFAULT_DB_PATH } from "../store/database.js";
 import { EXIT } from "./exit-codes.js";
 import { parseShare } from "./number-arguments.js";
+import { indexProgress } from "./index-progress.js";
 import { createProgress } from "./progress.js";
 import { addSplitOptions } from "./split-options.js";
 
@@ -65,8 +66,8 @@ export function evalCommand(): Command {
     .addHelpText("after", HELP)
     .action(async (file: string, options: EvalCommandOptions) => {
       const showProgress = !options.quiet && !options.json;
-      const indexing = createProgress("indexing eval skills", process.stderr, showProgress);
-      const routing = createProgress("routing cases", process.stderr, showProgress);
+      const indexing = indexProgress(showProgress);
+      const routing = createProgress("routing", "cases", process.stderr, showProgress);
       const report = await evaluateFile({
         file,
         ...(options.db ? { db: options.db } : {}),
@@ -75,7 +76,7 @@ export function evalCommand(): Command {
         ...(options.skill ? { skill: options.skill } : {}),
         ...(options.split ? { split: options.split } : {}),
         splitOptions: { testFraction: options.testFraction, seed: options.seed },
-        onIndexProgress: (event) => indexing.update(event.done, event.total, event.stage),
+        onIndexProgress: indexing.onProgress,
         onCaseProgress: (done, total) => {
           // Indexing is over once cases route: clear its line once, not before every case (that would blank the routing line).
           if (done === 1) indexing.finish();

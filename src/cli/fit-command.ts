@@ -33,16 +33,18 @@ export function fitCommand(): Command {
       const set = readEvalSet(file);
       const split = { testFraction: options.testFraction, seed: options.seed };
       const { train, test } = options.all ? { train: set.cases, test: [] } : splitCases(set.cases, split);
-      const progress = createProgress("routing cases", process.stderr, !options.quiet && !options.json);
+      const showProgress = !options.quiet && !options.json;
+      // Training cases are routed to collect evidence, then the held-out ones to measure the fit: two stages, two lines.
+      const stages = { collect: createProgress("routing training cases", "cases", process.stderr, showProgress), evaluate: createProgress("routing held-out cases", "cases", process.stderr, showProgress) };
       const report = await fitIndex({
         db: options.db,
         train,
         test,
         origin: `router fit ${file} (${train.length} training cases${options.all ? "" : `, split seed "${split.seed}", test fraction ${split.testFraction}`})`,
         minRouted: options.minRouted,
-        onProgress: (_stage, done, total) => progress.update(done, total),
+        onProgress: (stage, done, total) => stages[stage].update(done, total),
       });
-      progress.finish();
+      for (const bar of Object.values(stages)) bar.finish();
       process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, options.db));
     });
 }

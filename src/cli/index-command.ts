@@ -5,7 +5,7 @@ import type { SkillProblem } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
 import { EXIT } from "./exit-codes.js";
 import { addLlmOptions, llmSettings, type LlmOptionValues } from "./llm-options.js";
-import { createProgress } from "./progress.js";
+import { indexProgress } from "./index-progress.js";
 
 const LISTED_WARNINGS = 10;
 
@@ -25,21 +25,16 @@ export function indexCommand(): Command {
   return addLlmOptions(command, true).action(
     async (paths: string[], options: LlmOptionValues & { db: string; json?: boolean; strict?: boolean; allowEmpty?: boolean; verbose?: boolean; quiet?: boolean }) => {
       const showProgress = !options.quiet && !options.json;
-      const bars = {
-        read: createProgress("reading", process.stderr, showProgress),
-        expand: createProgress("expanding", process.stderr, showProgress),
-        embed: createProgress("embedding", process.stderr, showProgress),
-        calibrate: createProgress("calibrating", process.stderr, showProgress),
-      };
+      const progress = indexProgress(showProgress);
       const summary = await runIndex({
         paths,
         db: options.db,
         strict: options.strict ?? false,
         allowEmpty: options.allowEmpty ?? false,
         expansion: { expander: options.expander, llm: options.expander === "heuristic" ? undefined : llmSettings(options), onNotice: (message) => process.stderr.write(`${showProgress && process.stderr.isTTY ? "\n" : ""}note: ${message}\n`) },
-        onProgress: (event) => bars[event.stage].update(event.done, event.total, event.stage === "read" ? event.file : ""),
+        onProgress: progress.onProgress,
       });
-      for (const bar of Object.values(bars)) bar.finish();
+      progress.finish();
       process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, options.verbose ?? false));
       if (options.strict && summary.invalid.length > 0) process.exitCode = EXIT.INVALID_SKILLS;
     },

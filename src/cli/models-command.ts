@@ -62,8 +62,8 @@ function pullCommand(): Command {
             // Config and tokenizer files arrive in an instant; only the model file is worth a progress line.
             if (total < PROGRESS_MIN_BYTES) return;
             let bar = bars.get(file);
-            if (!bar) bars.set(file, (bar = createProgress(`${model.name} ${file}`, process.stderr, !options.quiet && !options.json)));
-            bar.update(Math.round(done / 1024), Math.round(total / 1024), "KiB");
+            if (!bar) bars.set(file, (bar = createProgress(`${model.name} ${file}`, "KiB", process.stderr, !options.quiet && !options.json)));
+            bar.update(Math.round(done / 1024), Math.round(total / 1024));
           },
         });
         for (const bar of bars.values()) bar.finish();

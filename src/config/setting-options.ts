@@ -26,7 +26,12 @@ export function addSettingOptions(command: Command): Command {
 export function settingsFromOptions(options: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): EffectiveSettings {
   const flags: Partial<Settings> & { config?: string } = {};
   if (typeof options.config === "string") flags.config = options.config;
-  for (const key of SETTING_KEYS) if (SETTINGS[key].flag && options[key] !== undefined) (flags as Record<string, unknown>)[key] = options[key];
+  for (const key of SETTING_KEYS) {
+    const flag = SETTINGS[key].flag;
+    // Commander sets a lone `--no-` flag's value to true when it is absent; only false says the flag was given.
+    const given = flag?.startsWith("--no-") ? options[key] === false : options[key] !== undefined;
+    if (flag && given) (flags as Record<string, unknown>)[key] = options[key];
+  }
   return loadSettings({ flags, env });
 }
 

@@ -24,6 +24,7 @@ export const settingsSchema = z
     watchDebounceMs: milliseconds(600_000),
     logLevel: z.enum(LOG_LEVELS),
     decisionLog: z.enum(DECISION_LOG_MODES),
+    explorer: z.boolean(),
   })
   .strict();
 
@@ -45,6 +46,7 @@ export const DEFAULT_SETTINGS: Settings = {
   watchDebounceMs: 1_000,
   logLevel: "info",
   decisionLog: "hash",
+  explorer: true,
 };
 
 /** How a setting is written outside a config file: "list" is comma-separated in the environment. */
@@ -52,7 +54,7 @@ export type SettingKind = "string" | "integer" | "boolean" | "list";
 
 export interface SettingInfo {
   env: string;
-  /** The `router serve` flag; secrets have none, so they never show in `ps` or shell history. */
+  /** The `router serve` flag; secrets have none, so they never show in `ps` or shell history. A `--no-` flag can only turn its setting off. */
   flag?: string;
   kind: SettingKind;
   description: string;
@@ -74,6 +76,7 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
   watchDebounceMs: { env: "ROUTER_WATCH_DEBOUNCE_MS", flag: "--watch-debounce-ms <ms>", kind: "integer", description: "quiet time after a change before re-indexing" },
   logLevel: { env: "ROUTER_LOG_LEVEL", flag: "--log-level <level>", kind: "string", description: `log level: ${LOG_LEVELS.join(", ")}` },
   decisionLog: { env: "ROUTER_DECISION_LOG", flag: "--decision-log <mode>", kind: "string", description: `per-route log line: ${DECISION_LOG_MODES.join(", ")} (hash logs the query's sha256)` },
+  explorer: { env: "ROUTER_EXPLORER", flag: "--no-explorer", kind: "boolean", description: "turn off the route explorer page (/explorer) and its eval endpoint (POST /eval)" },
 };
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];

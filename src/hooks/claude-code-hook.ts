@@ -1,6 +1,6 @@
 import { routableQuery } from "../route/query-limit.js";
 import type { RouterClient } from "../client/router-client.js";
-import type { RouteOptions } from "../client/types.js";
+import type { RouteOptions, RouteResult } from "../client/types.js";
 import { skillContext } from "./skill-context.js";
 
 export interface HookSettings {
@@ -43,9 +43,16 @@ export async function runClaudeCodeHook(stdin: string, client: RouterClient, set
 
   const result = await client.route(routableQuery(input.prompt), { ...settings.route, include: ["body"] });
   if ("error" in result) return { note: `no skill injected, ${result.reason} (${result.error.code}: ${result.error.message})`, exitCode: 0 };
-  if (result.decision === "none") return { exitCode: 0 };
+  if (result.decision === "none") return { note: noSkillNote(result), exitCode: 0 };
 
   const locate = async (name: string) => (await client.skill(name))?.sourcePath;
   const additionalContext = await skillContext(result, settings.maxChars, locate);
   return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } }), note: `injected ${result.selected.join(", ")}`, exitCode: 0 };
+}
+
+/** Why nothing was injected, in one line: on exit 0 Claude Code keeps stderr out of the conversation, and `claude --debug` or a run by hand shows it. */
+function noSkillNote(result: RouteResult): string {
+  const closest = result.skills[0];
+  const why = `${result.reason?.replace(/_/g, " ") ?? "none"}: in scope ${result.in_scope.toFixed(2)}, threshold ${result.threshold.toFixed(2)}`;
+  return `no skill injected, ${why}${closest ? `; closest ${closest.name} ${closest.confidence.toFixed(2)}` : ""}`;
 }

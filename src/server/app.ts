@@ -8,6 +8,7 @@ import { VERSION } from "../version.js";
 import { requireApiKey } from "./api-key.js";
 import { decisionLine } from "./decision-log.js";
 import { docsPage, DOCS_CONTENT_SECURITY_POLICY } from "./docs-page.js";
+import { addExplorer, EXPLORER_ASSET_PATHS } from "./explorer/explorer-routes.js";
 import { clip } from "./echo-limits.js";
 import { knownError, validationError } from "./error-mapping.js";
 import { requireJsonBody } from "./json-body-gate.js";
@@ -34,7 +35,7 @@ export interface RouterSlot {
   draining: boolean;
 }
 
-export type AppOptions = Partial<Pick<Settings, "apiKey" | "metricsPublic" | "corsOrigins" | "maxBodyBytes" | "requestTimeoutMs" | "decisionLog">> & {
+export type AppOptions = Partial<Pick<Settings, "apiKey" | "metricsPublic" | "corsOrigins" | "maxBodyBytes" | "requestTimeoutMs" | "decisionLog" | "explorer">> & {
   logger?: Logger;
   metrics?: ServerMetrics;
   /** Requests being answered now (graceful shutdown waits for it to reach 0). */
@@ -123,7 +124,7 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     app.use(cors({ origin, allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["Authorization", "Content-Type", "X-Request-Id"], exposeHeaders: ["X-Request-Id"], maxAge: 600 }));
   }
   if (settings.apiKey) {
-    const open = settings.metricsPublic ? new Set([...OPEN_PATHS, "/metrics"]) : OPEN_PATHS;
+    const open = new Set([...OPEN_PATHS, ...(settings.metricsPublic ? ["/metrics"] : []), ...(settings.explorer ? EXPLORER_ASSET_PATHS : [])]);
     app.use(requireApiKey(settings.apiKey, (path) => open.has(path)));
   }
   app.use(limitTime(settings.requestTimeoutMs));
@@ -139,6 +140,8 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     if (settings.decisionLog !== "off") logger.info(decisionLine(settings.decisionLog, query, result, c.get("requestId"), performance.now() - started), "route");
     return c.json(result, 200);
   });
+
+  if (settings.explorer) addExplorer(app, () => ready(slot), { maxBodyBytes: settings.maxBodyBytes, logger });
 
   app.openapi(skillsEndpoint, (c) => c.json(ready(slot).skills(), 200));
 

@@ -58,9 +58,10 @@ describe("router-hook claude-code", () => {
     expect(result.stderr).toContain("injected k8s-debug");
   });
 
-  it("lets a prompt no skill fits through without a word on stdout", async () => {
+  it("lets a prompt no skill fits through without a word on stdout, and says why in one line on stderr", async () => {
     const result = await runHook(hookInput("what is the capital of France?"));
     expect([result.code, result.stdout]).toEqual([0, ""]);
+    expect(result.stderr).toMatch(/^skill-router hook: no skill injected, [a-z ]+: in scope \d\.\d\d, threshold \d\.\d\d(; closest [\w-]+ \d\.\d\d)?\n$/);
   });
 
   it("lets the prompt through when the router is down or hangs, within the timeout", async () => {

@@ -37,9 +37,24 @@ describe("router doctor", () => {
     expect(report.warnings).toContainEqual(expect.stringMatching(/serving on 0\.0\.0\.0 without an API key/));
   });
 
+  it("shows whether the explorer is served: on by default, off by ROUTER_EXPLORER, the config file or --no-explorer", () => {
+    const dir = tempDir();
+    const env = { ROUTER_DB: path.join(dir, "none.db"), ROUTER_MODELS_DIR: tempDir() };
+    const config = writeFile(path.join(dir, "router.yaml"), "explorer: false\n");
+    const explorer = (args: string[], extra: NodeJS.ProcessEnv = {}) => {
+      const report = JSON.parse(runCli(["doctor", "--json", ...args], { env: { ...env, ...extra } }).stdout).config;
+      return [report.settings.explorer, report.sources.explorer];
+    };
+    expect(explorer([])).toEqual([true, "default"]);
+    expect(explorer([], { ROUTER_EXPLORER: "off" })).toEqual([false, "env"]);
+    expect(explorer(["--config", config])).toEqual([false, "file"]);
+    expect(explorer(["--no-explorer"], { ROUTER_EXPLORER: "true" })).toEqual([false, "flag"]);
+    expect(runCli(["doctor"], { env }).stdout).toMatch(/^ {2}explorer +true \(default\)$/m);
+  });
+
   it("lists every setting's flag and variable in `router serve --help`", () => {
     const help = runCli(["serve", "--help"]).stdout;
-    for (const text of ["--config <file>", "ROUTER_CONFIG", "--watch <dir...>", "ROUTER_WATCH", "--cors-origins", "ROUTER_REQUEST_TIMEOUT_MS", "ROUTER_API_KEY", "default 127.0.0.1"]) expect(help).toContain(text);
+    for (const text of ["--config <file>", "ROUTER_CONFIG", "--watch <dir...>", "ROUTER_WATCH", "--cors-origins", "ROUTER_REQUEST_TIMEOUT_MS", "--no-explorer", "ROUTER_EXPLORER", "ROUTER_API_KEY", "default 127.0.0.1"]) expect(help).toContain(text);
     expect(help).not.toMatch(/--api-key/);
   });
 });

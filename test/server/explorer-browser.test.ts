@@ -1,0 +1,172 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, runCli } from "../helpers/cli.js";
+
+// Debian's Chromium, driven by playwright-core; nothing here downloads a browser. CI installs it (.ci/run).
+const CHROMIUM = "/usr/bin/chromium";
+// Flags that let Chromium run as root on a machine whose only network is loopback (no sandbox, no background calls).
+const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+// Kept after the run (gitignored), so a person can look at what the test saw.
+const SCREENSHOTS = path.resolve("test-artifacts/explorer");
+const API_KEY = "browser-key-0123456789abcdef";
+
+const dir = mkdtempSync(path.join(tmpdir(), "explorer-browser-"));
+let server: ChildProcess;
+let url = "";
+let context: BrowserContext;
+let page: Page;
+const problems: string[] = [];
+
+/** Starts a real `router serve` on an ephemeral loopback port and waits until it is ready. */
+async function startRouterServe(db: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [CLI, "serve", "--db", db, "--port", "0", "--reload-interval-ms", "0"], { env: { ...process.env, ROUTER_API_KEY: API_KEY }, stdio: ["ignore", "pipe", "inherit"] });
+  let stdout = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  const deadline = performance.now() + 60_000;
+  while (!stdout.includes('"event":"ready"') && performance.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+  const listening = stdout.split("\n").filter((line) => line.includes('"event":"listening"')).map((line) => JSON.parse(line) as { url: string })[0];
+  if (!listening || !stdout.includes('"event":"ready"')) throw new Error(`router serve did not become ready:\n${stdout}`);
+  return { child, url: listening.url };
+}
+
+async function screenshot(name: string): Promise<void> {
+  const file = path.join(SCREENSHOTS, name);
+  await page.screenshot({ path: file, fullPage: true });
+  process.stdout.write(`explorer screenshot: ${file}\n`);
+}
+
+async function routeApi(query: string): Promise<any> {
+  const response = await fetch(`${url}/route`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${API_KEY}` }, body: JSON.stringify({ query, k: 5 }) });
+  return response.json();
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`The explorer's browser test needs Debian's Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (as root), then the tests again.`);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const db = path.join(dir, "router.db");
+  const indexed = runCli(["index", "data/skills", "--db", db, "-q"]);
+  expect(indexed.status, indexed.stderr).toBe(0);
+  ({ child: server, url } = await startRouterServe(db));
+  // A new, empty profile for every run.
+  context = await chromium.launchPersistentContext(path.join(dir, "profile"), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1100, height: 900 } });
+  page = context.pages()[0] ?? (await context.newPage());
+  // A CSP violation, a failed script or a failed request shows as a console error: none is expected.
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/status of 401/.test(message.text())) problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (server && server.exitCode === null) {
+    server.kill("SIGTERM");
+    await once(server, "exit");
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the route explorer in Chromium", () => {
+  it("opens without the key, asks for it, and shows what the router serves once it is typed", async () => {
+    await page.goto(`${url}/explorer`);
+    await expect.poll(() => page.textContent("#status")).toContain("needs its API key");
+    await page.fill("#key", "not-the-key");
+    await page.press("#key", "Tab");
+    await expect.poll(() => page.textContent("#status")).toContain("refused this API key (API_KEY_INVALID)");
+    await page.fill("#key", API_KEY);
+    await page.press("#key", "Tab");
+    await expect.poll(() => page.textContent("#status")).toMatch(/^ready · 12 skills · index v1 · use-lite-512 · /);
+    // The key stays in this tab's session storage, never in the URL.
+    expect(await page.evaluate('sessionStorage.getItem("skill-router-explorer-key")')).toBe(API_KEY);
+    expect(page.url()).toBe(`${url}/explorer`);
+  });
+
+  it("routes a message and shows the winner, its confidence, a bar per signal, the decision, threshold and margin, and the body", async () => {
+    const query = "my pod keeps restarting with CrashLoopBackOff, what should I check?";
+    const expected = await routeApi(query);
+    await page.fill("#query", query);
+    await page.click("#route-button");
+    await page.waitForSelector("#route-result:not([hidden])");
+
+    expect((await page.textContent("#decision"))!.trim()).toBe("inject k8s-debug");
+    const winner = page.locator(".skill").first();
+    expect(await winner.locator(".name").textContent()).toBe("k8s-debug");
+    expect(await winner.getAttribute("class")).toContain("selected");
+    expect(await winner.locator(".confidence").textContent()).toBe(`confidence ${expected.skills[0].confidence.toFixed(2)}`);
+    expect(await page.locator(".skill").count()).toBe(expected.skills.length);
+
+    // One row per signal the API sent, whatever their names, each with a bar as wide as its value.
+    const signalNames = Object.keys(expected.skills[0].signals);
+    expect(await winner.locator(".signal-name").allTextContents()).toEqual(signalNames);
+    const widths = await winner.locator(".bar span").evaluateAll((bars) => bars.map((bar) => bar.getBoundingClientRect().width));
+    const track = await winner.locator(".bar").first().evaluate((bar) => bar.getBoundingClientRect().width);
+    const q2q = signalNames.indexOf("q2q_max");
+    expect(widths[q2q]! / track).toBeCloseTo(expected.skills[0].signals.q2q_max, 1);
+    expect(widths.filter((width) => width > 0).length).toBeGreaterThanOrEqual(4);
+
+    const scope = (await page.textContent("#scope"))!;
+    expect(scope).toContain(`${expected.in_scope.toFixed(2)} (threshold ${expected.threshold.toFixed(2)})`);
+    expect(scope).toContain(`(margin ${expected.min_margin.toFixed(2)})`);
+    expect(await winner.locator(".nearest q").textContent()).toBe(expected.skills[0].nearest_query);
+    expect(await winner.locator(".tokens").textContent()).toBe(`+${expected.skills[0].tokens} tokens`);
+    const body = winner.locator("details.body");
+    expect(await body.getAttribute("open")).not.toBeNull();
+    expect(await body.locator("pre").textContent()).toContain("# Debugging Kubernetes workloads");
+    await screenshot("route-inject.png");
+  });
+
+  it("shows none, and why, for a message no skill fits", async () => {
+    const query = "what is the capital of Australia";
+    const expected = await routeApi(query);
+    expect(expected.decision).toBe("none");
+    await page.fill("#query", query);
+    await page.press("#query", "Enter");
+    await expect.poll(() => page.textContent("#decision")).toBe(`none ${expected.reason.replace(/_/g, " ")}`);
+    expect(await page.locator("#decision .reason").textContent()).toBe(expected.reason.replace(/_/g, " "));
+    expect(await page.locator(".skill.selected").count()).toBe(0);
+    expect(await page.textContent("#scope")).toContain(`(threshold ${expected.threshold.toFixed(2)})`);
+    await screenshot("route-none.png");
+  });
+
+  it("runs an eval set against the live router and shows accuracy, abstention, the confusions and the reliability diagram", async () => {
+    const file = "data/eval/examples.json";
+    const response = await fetch(`${url}/eval?split=all`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${API_KEY}` }, body: readFileSync(file, "utf8") });
+    const expected = (await response.json()) as any;
+    await page.click("#tab-eval");
+    await page.setInputFiles("#eval-file", file);
+    await page.selectOption("#split", "all");
+    await page.click("#eval-button");
+    await page.waitForSelector("#eval-result:not([hidden])", { timeout: 30_000 });
+
+    expect(await page.textContent("#eval-heading")).toMatch(/^examples\.json: 80 of 80 cases \(all\) in \d+(\.\d)? m?s, index v1$/);
+    const tile = (metric: string) => page.textContent(`.tile[data-metric="${metric}"] .value`);
+    expect(await tile("top-1")).toBe(`${(expected.metrics.top1 * 100).toFixed(1)}%`);
+    expect(await tile("abstained")).toBe(`${(expected.metrics.abstainRecall * 100).toFixed(1)}%`);
+    expect(await tile("false triggers")).toBe(`${(expected.metrics.falseTrigger * 100).toFixed(1)}%`);
+
+    const rows = page.locator("#confusion tr");
+    expect(await rows.count()).toBe(Math.min(12, expected.confusion.length) + 1);
+    const first = await rows.nth(1).locator("td").allTextContents();
+    expect(first.slice(0, 3)).toEqual([expected.confusion[0].expected ?? "none", expected.confusion[0].answered ?? "none", String(expected.confusion[0].count)]);
+    expect(await page.locator("#reliability rect.bin").count()).toBe(expected.reliability.filter((bin: any) => bin.cases > 0).length);
+    const wrong = expected.cases.filter((item: any) => item.answered !== item.expected).length;
+    expect(await page.locator("#failures tr").count()).toBe(wrong + 1);
+    await screenshot("eval.png");
+
+    // A failure routes again in the route view with one click.
+    const query = await page.locator("#failures tr").nth(1).locator("td").first().textContent();
+    await page.locator("#failures tr").nth(1).locator("button").click();
+    await expect.poll(() => page.isVisible("#view-route")).toBe(true);
+    expect(await page.inputValue("#query")).toBe(query);
+    await page.waitForSelector("#route-result:not([hidden])");
+  });
+
+  it("ran without a CSP violation, a script error or a failed request", () => {
+    expect(problems).toEqual([]);
+  });
+});
