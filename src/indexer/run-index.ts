@@ -13,10 +13,10 @@ import { loadSkills, type LoadedSkill } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
 import type { SkillProblem } from "../skills/types.js";
 import { openIndexForWrite, type IndexDatabase } from "../store/database.js";
-import { readMeta, readMetaValue, writeMetaValue, writeRoots } from "../store/index-meta.js";
+import { readMeta, readMetaValue, readRootFolders, writeMetaValue, writeRoots, type IndexedRoot } from "../store/index-meta.js";
 import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
-import { deleteSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
+import { deleteSkill, moveSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts } from "../store/vectors.js";
 import { skillTexts } from "./skill-texts.js";
 
@@ -50,6 +50,8 @@ export interface IndexSummary {
   added: string[];
   updated: string[];
   unchanged: number;
+  /** Unchanged skills found at another path under the roots: their paths are updated, nothing is embedded again. */
+  moved: string[];
   /** Unchanged skills whose manifest was made again (an LLM now configured, another model, an import). */
   reexpanded: string[];
   removed: string[];
@@ -113,11 +115,12 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     const now = new Date().toISOString();
     const indexVersion = await inTransaction(db, async () => {
       for (const state of plan.removed) deleteSkill(db, state.id);
+      for (const skill of plan.moved) moveSkill(db, skill.id, skill.relativePath, skill.rootPosition, now);
       for (const skill of changed) {
         const previous = stored.get(skill.name);
         // Same name, other kind: the old row goes first so the name stays unique.
         if (previous && previous.id !== skill.id) deleteSkill(db, previous.id);
-        upsertSkill(db, skill, now);
+        upsertSkill(db, skill, skill.rootPosition, now);
         upsertManifest(db, skill.id, skill.contentHash, manifests.get(skill.id)!);
       }
       if (embedder) {
@@ -125,7 +128,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         await embedSkills(db, embedder, toEmbed, manifestOf, (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }));
       }
       writeMetaValue(db, HEURISTIC_VERSION_KEY, HEURISTIC_VERSION);
-      return commitRunMeta(db, roots, plan, now, fullEmbed || renewed.length > 0);
+      return commitRunMeta(db, roots.map((root, position) => ({ path: root, folder: loaded.rootFolders[position]! })), plan, now, fullEmbed || renewed.length > 0);
     });
     recordRun(db, started, now, plan, loaded.invalid.length);
     // A changed index gets its evidence floor measured again; the run itself is already committed.
@@ -141,6 +144,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       added: plan.added.map((skill) => skill.name),
       updated: plan.updated.map((skill) => skill.name),
       unchanged: plan.unchanged - renewed.length,
+      moved: plan.moved.map((skill) => skill.name),
       reexpanded: renewed.map((skill) => skill.name),
       removed: plan.removed.map((state) => state.name),
       embedded: embedder ? toEmbed.length : 0,
@@ -196,30 +200,35 @@ async function embedSkills(
 
 function checkPaths(paths: string[]): string[] {
   if (paths.length === 0) throw createError("PATHS_MISSING", "No path given: `router index <path...>` needs at least one skills folder or file");
-  return paths.map((given) => {
+  const roots = paths.map((given) => {
     if (given.trim() === "") throw createError("PATHS_MISSING", "An empty path was given");
     const resolved = path.resolve(given);
     if (!existsSync(resolved)) throw createError("PATH_NOT_FOUND", `Path does not exist: ${given}`, { path: given });
     return resolved;
   });
+  // A path given twice is one root: skills name their root by position.
+  return [...new Set(roots)];
 }
 
 interface ChangePlan {
   added: LoadedSkill[];
   updated: LoadedSkill[];
   changed: LoadedSkill[];
+  /** Same content at another path: only the stored path changes (paths are not part of the content hash). */
+  moved: LoadedSkill[];
   unchanged: number;
   removed: StoredSkillState[];
 }
 
 function planChanges(skills: LoadedSkill[], stored: Map<string, StoredSkillState>): ChangePlan {
-  const plan: ChangePlan = { added: [], updated: [], changed: [], unchanged: 0, removed: [] };
+  const plan: ChangePlan = { added: [], updated: [], changed: [], moved: [], unchanged: 0, removed: [] };
   const seen = new Set<string>();
   for (const skill of skills) {
     seen.add(skill.name);
     const previous = stored.get(skill.name);
     if (!previous) plan.added.push(skill);
-    else if (previous.contentHash !== skill.contentHash || previous.sourcePath !== skill.sourcePath || previous.id !== skill.id) plan.updated.push(skill);
+    else if (previous.contentHash !== skill.contentHash || previous.id !== skill.id) plan.updated.push(skill);
+    else if (previous.relativePath !== skill.relativePath || previous.rootPosition !== skill.rootPosition) plan.moved.push(skill);
     else plan.unchanged++;
   }
   plan.changed = [...plan.added, ...plan.updated];
@@ -227,10 +236,10 @@ function planChanges(skills: LoadedSkill[], stored: Map<string, StoredSkillState
   return plan;
 }
 
-function commitRunMeta(db: IndexDatabase, roots: string[], plan: ChangePlan, now: string, reembedded: boolean): number {
+function commitRunMeta(db: IndexDatabase, roots: IndexedRoot[], plan: ChangePlan, now: string, reembedded: boolean): number {
   const meta = readMeta(db);
-  const rootsChanged = meta.roots.join("\n") !== roots.join("\n");
-  const changed = plan.changed.length > 0 || plan.removed.length > 0 || rootsChanged || reembedded;
+  const rootsChanged = meta.roots.join("\n") !== roots.map((root) => root.path).join("\n") || readRootFolders(db).join("\n") !== roots.map((root) => root.folder).join("\n");
+  const changed = plan.changed.length > 0 || plan.moved.length > 0 || plan.removed.length > 0 || rootsChanged || reembedded;
   if (!changed) return meta.indexVersion;
   writeRoots(db, roots);
   writeMetaValue(db, "index_version", String(meta.indexVersion + 1));
@@ -239,6 +248,6 @@ function commitRunMeta(db: IndexDatabase, roots: string[], plan: ChangePlan, now
 }
 
 function recordRun(db: IndexDatabase, started: number, startedAt: string, plan: ChangePlan, invalid: number): void {
-  const summary = { added: plan.added.length, updated: plan.updated.length, unchanged: plan.unchanged, removed: plan.removed.length, invalid, durationMs: Math.round(performance.now() - started) };
+  const summary = { added: plan.added.length, updated: plan.updated.length, moved: plan.moved.length, unchanged: plan.unchanged, removed: plan.removed.length, invalid, durationMs: Math.round(performance.now() - started) };
   db.prepare("INSERT INTO index_runs (started_at, finished_at, summary) VALUES (?, ?, ?)").run(startedAt, new Date().toISOString(), JSON.stringify(summary));
 }

@@ -7,7 +7,14 @@ export interface IndexMeta {
   updatedAt: string | undefined;
   embedder: string | undefined;
   dimension: number | undefined;
+  /** The paths given to `router index`, absolute, as they were on the machine that indexed them. */
   roots: string[];
+}
+
+/** An indexed path, and the folder its skills' source paths are relative to: the path itself, or the folder of a file. */
+export interface IndexedRoot {
+  path: string;
+  folder: string;
 }
 
 export function readMeta(db: IndexDatabase): IndexMeta {
@@ -32,8 +39,13 @@ export function writeMetaValue(db: IndexDatabase, key: string, value: string): v
   db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
 }
 
-export function writeRoots(db: IndexDatabase, roots: string[]): void {
+/** The folder of each indexed root, by position (a skill row names its root by position). */
+export function readRootFolders(db: IndexDatabase): string[] {
+  return db.prepare("SELECT folder FROM roots ORDER BY position").pluck().all() as string[];
+}
+
+export function writeRoots(db: IndexDatabase, roots: IndexedRoot[]): void {
   db.prepare("DELETE FROM roots").run();
-  const insert = db.prepare("INSERT INTO roots (position, path) VALUES (?, ?)");
-  roots.forEach((root, position) => insert.run(position, root));
+  const insert = db.prepare("INSERT INTO roots (position, path, folder) VALUES (?, ?, ?)");
+  roots.forEach((root, position) => insert.run(position, root.path, root.folder));
 }

@@ -36,7 +36,9 @@ describe("runIndex", () => {
     rmSync(path.join(root, "gamma"), { recursive: true });
     renameSync(path.join(root, "alpha"), path.join(root, "alpha-moved"));
     const third = await runIndex({ paths: [root], db });
-    expect([third.added, third.updated.sort(), third.unchanged, third.removed, third.indexVersion]).toEqual([[], ["alpha", "beta"], 0, ["gamma"], 2]);
+    // A renamed folder is the same content at another path: its row moves, nothing is embedded again.
+    expect([third.added, third.updated, third.moved, third.unchanged, third.removed, third.indexVersion]).toEqual([[], ["beta"], ["alpha"], 0, ["gamma"], 2]);
+    expect(third.embedded).toBe(1);
 
     const index = openIndexForRead(db);
     const beta = getSkill(index, "beta")!;
