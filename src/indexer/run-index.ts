@@ -4,7 +4,7 @@ import { createError } from "../errors.js";
 import { expandManifests, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
 import { HEURISTIC_VERSION } from "../expand/heuristic-expander.js";
 import type { StoredManifest } from "../expand/manifest.js";
-import { planEmbedder } from "../models/create-embedder.js";
+import { planEmbedder, type EmbedderPlan } from "../models/create-embedder.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
 import { clearEvidenceFloor, readEvidenceFloor } from "../route/evidence-floor.js";
 import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../route/fit/calibrate-evidence.js";
@@ -17,7 +17,8 @@ import { readMeta, readMetaValue, readRootFolders, writeMetaValue, writeRoots, t
 import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
 import { deleteSkill, moveSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
-import { needsFullEmbed, prepareVectorTable, replaceSkillTexts } from "../store/vectors.js";
+import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
+import { analyserVersion } from "./analyser-version.js";
 import { skillTexts } from "./skill-texts.js";
 
 export interface IndexOptions {
@@ -42,6 +43,7 @@ export type IndexProgress =
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
 const EMBED_CHUNK = 64;
 const HEURISTIC_VERSION_KEY = "heuristic_version";
+const ANALYSER_VERSION_KEY = "analyser_version";
 // Calibration routes each probe twice (measure, then check): the second embedding comes from this cache.
 const CALIBRATION_CACHE = 1_000;
 
@@ -106,8 +108,9 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     const { manifests, report } = await expandManifests(changed, { ...expandOptions, onProgress: (done, total) => options.onProgress?.({ stage: "expand", done, total }) });
 
     const manifestOf = (skill: LoadedSkill): StoredManifest => manifests.get(skill.id) ?? storedManifests.get(skill.id)!;
-    // When the index's embedder differs from this run's, every skill is embedded again.
-    const fullEmbed = needsFullEmbed(db, options.embedder ?? embedderPlan!);
+    // When the index's embedder, its code or its model files differ from this run's, every skill is embedded again.
+    const identity = (): EmbedderIdentity => embedderIdentity(options.embedder ?? embedderPlan!);
+    const fullEmbed = needsFullEmbed(db, identity());
     // Loading a model costs time: only when something is to be embedded.
     embedder ??= changed.length > 0 || fullEmbed ? await embedderPlan!.create() : undefined;
     const toEmbed = fullEmbed ? loaded.skills : changed;
@@ -124,11 +127,16 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         upsertManifest(db, skill.id, skill.contentHash, manifests.get(skill.id)!);
       }
       if (embedder) {
-        prepareVectorTable(db, embedder);
+        // Asked again: a model pulled on first use has files to hash only now.
+        prepareVectorTable(db, identity());
         await embedSkills(db, embedder, toEmbed, manifestOf, (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }));
       }
       writeMetaValue(db, HEURISTIC_VERSION_KEY, HEURISTIC_VERSION);
-      return commitRunMeta(db, roots.map((root, position) => ({ path: root, folder: loaded.rootFolders[position]! })), plan, now, fullEmbed || renewed.length > 0);
+      // Another analyser reads the index's words differently: a new index version gets its evidence floor measured again.
+      const analyser = analyserVersion();
+      const analyserChanged = readMetaValue(db, ANALYSER_VERSION_KEY) !== analyser;
+      writeMetaValue(db, ANALYSER_VERSION_KEY, analyser);
+      return commitRunMeta(db, roots.map((root, position) => ({ path: root, folder: loaded.rootFolders[position]! })), plan, now, fullEmbed || renewed.length > 0 || analyserChanged);
     });
     recordRun(db, started, now, plan, loaded.invalid.length);
     // A changed index gets its evidence floor measured again; the run itself is already committed.
@@ -162,6 +170,12 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     if (embedder && embedder !== options.embedder) await embedder.close();
     db.close();
   }
+}
+
+/** What made (or would make) the vectors: an embedder given by the caller says what it knows of itself. */
+function embedderIdentity(embedder: Embedder | EmbedderPlan): EmbedderIdentity {
+  const modelFiles = typeof embedder.modelFiles === "function" ? embedder.modelFiles() : (embedder.modelFiles ?? "");
+  return { id: embedder.id, dimension: embedder.dimension, version: embedder.version ?? "", modelFiles };
 }
 
 /** One write transaction around async work (embedding); any failure rolls everything back. */
@@ -236,10 +250,10 @@ function planChanges(skills: LoadedSkill[], stored: Map<string, StoredSkillState
   return plan;
 }
 
-function commitRunMeta(db: IndexDatabase, roots: IndexedRoot[], plan: ChangePlan, now: string, reembedded: boolean): number {
+function commitRunMeta(db: IndexDatabase, roots: IndexedRoot[], plan: ChangePlan, now: string, rewritten: boolean): number {
   const meta = readMeta(db);
   const rootsChanged = meta.roots.join("\n") !== roots.map((root) => root.path).join("\n") || readRootFolders(db).join("\n") !== roots.map((root) => root.folder).join("\n");
-  const changed = plan.changed.length > 0 || plan.moved.length > 0 || plan.removed.length > 0 || rootsChanged || reembedded;
+  const changed = plan.changed.length > 0 || plan.moved.length > 0 || plan.removed.length > 0 || rootsChanged || rewritten;
   if (!changed) return meta.indexVersion;
   writeRoots(db, roots);
   writeMetaValue(db, "index_version", String(meta.indexVersion + 1));

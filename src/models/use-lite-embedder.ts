@@ -6,7 +6,8 @@ import { OFFLINE_MODEL_DIR, OFFLINE_MODEL_FILES, OFFLINE_MODEL_OUTPUT, readOffli
 import { UseLiteTokenizer, type VocabularyEntry } from "./use-lite-tokenizer.js";
 import { normalise } from "./vector-math.js";
 
-export const USE_LITE = { id: "use-lite-512", dimension: 512 } as const;
+// Bump `version` when a change here (tokenising, truncation, batching) alters the vectors: indexes then re-embed.
+export const USE_LITE = { id: "use-lite-512", dimension: 512, version: "1" } as const;
 
 // The graph drops every position past 128 (its ClipToMaxLength step), so longer inputs are wasted work.
 const MAX_TOKENS = 128;
@@ -32,7 +33,7 @@ export interface UseLiteOptions {
  */
 export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promise<Embedder> {
   const folder = options.folder ?? OFFLINE_MODEL_DIR;
-  readOfflineModelBuild(folder);
+  const build = readOfflineModelBuild(folder);
   const vocabulary = JSON.parse(readFileSync(path.join(folder, OFFLINE_MODEL_FILES.vocabulary), "utf8")) as VocabularyEntry[];
   const session = await ort.InferenceSession.create(path.join(folder, OFFLINE_MODEL_FILES.graph), {
     graphOptimizationLevel: "all",
@@ -44,6 +45,7 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
   const batchSize = options.batchSize ?? BATCH;
   return {
     ...USE_LITE,
+    modelFiles: build.sha256,
     async embed(texts) {
       const encoded = texts.map((text) => tokenizer.encode(prepare(text)).slice(0, MAX_TOKENS));
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);

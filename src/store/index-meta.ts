@@ -7,6 +7,12 @@ export interface IndexMeta {
   updatedAt: string | undefined;
   embedder: string | undefined;
   dimension: number | undefined;
+  /** The embedding code's version the vectors were made with. */
+  embedderVersion: string | undefined;
+  /** sha256 of the model files the vectors were made with. */
+  modelFiles: string | undefined;
+  /** The text analyser's version when the index was last written (its evidence floor was measured with it). */
+  analyserVersion: string | undefined;
   /** The paths given to `router index`, absolute, as they were on the machine that indexed them. */
   roots: string[];
 }
@@ -26,6 +32,9 @@ export function readMeta(db: IndexDatabase): IndexMeta {
     updatedAt: meta.get("updated_at"),
     embedder: meta.get("embedder"),
     dimension: meta.has("dimension") ? Number(meta.get("dimension")) : undefined,
+    embedderVersion: meta.get("embedder_version"),
+    modelFiles: meta.get("model_files"),
+    analyserVersion: meta.get("analyser_version"),
     roots,
   };
 }
