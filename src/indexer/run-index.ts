@@ -109,8 +109,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
 
     const manifestOf = (skill: LoadedSkill): StoredManifest => manifests.get(skill.id) ?? storedManifests.get(skill.id)!;
     // When the index's embedder, its code or its model files differ from this run's, every skill is embedded again.
-    const identity = (): EmbedderIdentity => embedderIdentity(options.embedder ?? embedderPlan!);
-    const fullEmbed = needsFullEmbed(db, identity());
+    const fullEmbed = needsFullEmbed(db, embedderIdentity(options.embedder, embedderPlan));
     // Loading a model costs time: only when something is to be embedded.
     embedder ??= changed.length > 0 || fullEmbed ? await embedderPlan!.create() : undefined;
     const toEmbed = fullEmbed ? loaded.skills : changed;
@@ -127,8 +126,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         upsertManifest(db, skill.id, skill.contentHash, manifests.get(skill.id)!);
       }
       if (embedder) {
-        // Asked again: a model pulled on first use has files to hash only now.
-        prepareVectorTable(db, identity());
+        // The loaded embedder has the last word: a model pulled on first use has its own size, and files to hash only now.
+        prepareVectorTable(db, embedderIdentity(embedder, embedderPlan));
         await embedSkills(db, embedder, toEmbed, manifestOf, (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }));
       }
       writeMetaValue(db, HEURISTIC_VERSION_KEY, HEURISTIC_VERSION);
@@ -151,7 +150,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       db: options.db,
       added: plan.added.map((skill) => skill.name),
       updated: plan.updated.map((skill) => skill.name),
-      unchanged: plan.unchanged - renewed.length,
+      // A renewed skill that also moved is counted as moved, not unchanged.
+      unchanged: plan.unchanged - renewed.filter((skill) => !plan.moved.includes(skill)).length,
       moved: plan.moved.map((skill) => skill.name),
       reexpanded: renewed.map((skill) => skill.name),
       removed: plan.removed.map((state) => state.name),
@@ -172,10 +172,10 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   }
 }
 
-/** What made (or would make) the vectors: an embedder given by the caller says what it knows of itself. */
-function embedderIdentity(embedder: Embedder | EmbedderPlan): EmbedderIdentity {
-  const modelFiles = typeof embedder.modelFiles === "function" ? embedder.modelFiles() : (embedder.modelFiles ?? "");
-  return { id: embedder.id, dimension: embedder.dimension, version: embedder.version ?? "", modelFiles };
+/** What made (or would make) the vectors: the embedder's own word where it has one, else its plan's ("" when neither says). */
+function embedderIdentity(embedder: Embedder | undefined, plan: EmbedderPlan | undefined): EmbedderIdentity {
+  const source = embedder ?? plan!;
+  return { id: source.id, dimension: source.dimension, version: embedder?.version ?? plan?.version ?? "", modelFiles: embedder?.modelFiles ?? plan?.modelFiles() ?? "" };
 }
 
 /** One write transaction around async work (embedding); any failure rolls everything back. */

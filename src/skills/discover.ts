@@ -45,10 +45,7 @@ class Walker {
   readonly result: Discovery;
   private readonly visited = new Set<string>();
 
-  constructor(
-    folder: string,
-    private readonly realRoot: string,
-  ) {
+  constructor(folder: string, private readonly realRoot: string) {
     this.result = { folder, sources: [], problems: [], warnings: [] };
   }
 
