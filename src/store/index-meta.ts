@@ -48,6 +48,11 @@ export function writeMetaValue(db: IndexDatabase, key: string, value: string): v
   db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
 }
 
+/** Every indexed root, by position. */
+export function readRoots(db: IndexDatabase): IndexedRoot[] {
+  return db.prepare("SELECT path, folder FROM roots ORDER BY position").all() as IndexedRoot[];
+}
+
 /** The folder of each indexed root, by position (a skill row names its root by position). */
 export function readRootFolders(db: IndexDatabase): string[] {
   return db.prepare("SELECT folder FROM roots ORDER BY position").pluck().all() as string[];

@@ -26,6 +26,12 @@ export function servedRootFolders(recorded: string[], override: string[] = skill
   return recorded.map((folder, position) => (override[position] ? path.resolve(override[position]) : folder));
 }
 
+/** The paths to index again where the roots are served (`router expand --import`): a root that was a file keeps its name. */
+export function servedRootPaths(roots: { path: string; folder: string }[], override: string[] = skillsRootOverride()): string[] {
+  const folders = servedRootFolders(roots.map((root) => root.folder), override);
+  return roots.map((root, position) => path.join(folders[position]!, path.relative(root.folder, root.path)));
+}
+
 /** A stored source path (relative to its root's folder) where the root is served from. */
 export function servedSourcePath(rootFolder: string, relativePath: string): string {
   return path.join(rootFolder, ...relativePath.split("/"));

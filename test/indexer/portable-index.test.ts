@@ -9,6 +9,7 @@ import { runIndex } from "../../src/indexer/run-index.js";
 import { openIndexForRead, openIndexForWrite } from "../../src/store/database.js";
 import { readMeta, readRootFolders } from "../../src/store/index-meta.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
+import { servedRootFolders, servedRootPaths, skillsRootOverride } from "../../src/store/skill-location.js";
 import { getSkill } from "../../src/store/skill-rows.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
@@ -131,6 +132,19 @@ describe("a portable index", () => {
     // Without the variable, paths are the ones recorded at index time: where `router index` read the skills.
     const unmapped = runCli(["show", "k8s-debug", "--db", db, "--json"], { env: { ROUTER_SKILLS_ROOT: "" } });
     expect(JSON.parse(unmapped.stdout).sourcePath).toBe(path.join(build, "skills", "k8s-debug", "SKILL.md"));
+  });
+
+  it("re-bases roots by position with ROUTER_SKILLS_ROOT; an empty entry keeps a root, and a file root keeps its name", () => {
+    const roots = [
+      { path: "/ci/skills", folder: "/ci/skills" },
+      { path: "/ci/tools/tools.json", folder: "/ci/tools" },
+      { path: "/ci/more", folder: "/ci/more" },
+    ];
+    const override = skillsRootOverride({ ROUTER_SKILLS_ROOT: ["/app/skills", "/app/tools"].join(path.delimiter) });
+    expect(servedRootFolders(roots.map((root) => root.folder), override)).toEqual(["/app/skills", "/app/tools", "/ci/more"]);
+    expect(servedRootPaths(roots, override)).toEqual(["/app/skills", "/app/tools/tools.json", "/ci/more"]);
+    expect(servedRootPaths(roots, skillsRootOverride({ ROUTER_SKILLS_ROOT: `${path.delimiter}/app/tools` }))).toEqual(["/ci/skills", "/app/tools/tools.json", "/ci/more"]);
+    expect(servedRootPaths(roots, skillsRootOverride({}))).toEqual(roots.map((root) => root.path));
   });
 
   it("migrates an index written with absolute paths in place, keeping it servable", () => {
