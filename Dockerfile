@@ -2,9 +2,12 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json ./
+# onnxruntime-node's postinstall would download CUDA libraries: the image runs on the CPU. (npm 11 skips that script
+# already, by the allowScripts entry in package.json; this image's npm 10 reads this variable instead.)
+ENV ONNXRUNTIME_NODE_INSTALL=skip
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# `npm ci` runs the prepare script, which builds dist/.
+# `npm ci` runs the prepare script, which builds dist/ and the offline model (models/use-lite-512, from a dev dependency).
 RUN npm ci && npm prune --omit=dev
 
 # Runtime stage: no compiler, no dev dependencies; runs as the unprivileged node user (uid 1000).
@@ -18,6 +21,7 @@ ENV NODE_ENV=production \
     ROUTER_MODELS_DIR=/app/models
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/models/use-lite-512 ./models/use-lite-512
 COPY package.json ./
 COPY models/README.md ./models/README.md
 COPY data/skills ./data/skills

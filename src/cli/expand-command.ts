@@ -7,8 +7,9 @@ import { manifestRequestLines } from "../expand/request-lines.js";
 import { readResponseLines } from "../expand/response-lines.js";
 import { runIndex } from "../indexer/run-index.js";
 import { openIndexForRead } from "../store/database.js";
-import { readMeta } from "../store/index-meta.js";
+import { readRoots } from "../store/index-meta.js";
 import { readManifests } from "../store/manifest-rows.js";
+import { servedRootPaths } from "../store/skill-location.js";
 import { getSkill, listSkills } from "../store/skill-rows.js";
 import type { Skill } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
@@ -88,7 +89,8 @@ async function importResponses(file: string, options: ExpandOptionValues): Promi
   let roots: string[];
   let known: Set<string>;
   try {
-    roots = readMeta(db).roots;
+    // Where the skills are now: ROUTER_SKILLS_ROOT re-bases an index that moved (see store/skill-location.ts).
+    roots = servedRootPaths(readRoots(db));
     known = new Set(listSkills(db).flatMap((skill) => [skill.name, skill.id]));
   } finally {
     db.close();

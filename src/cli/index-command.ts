@@ -47,6 +47,7 @@ export function formatSummary(summary: IndexSummary, verbose: boolean): string {
     `  added      ${summary.added.length}`,
     `  updated    ${summary.updated.length}`,
     `  unchanged  ${summary.unchanged}`,
+    ...(summary.moved.length > 0 ? [`  moved      ${summary.moved.length} (same content at another path: paths updated, nothing embedded)`] : []),
     `  removed    ${summary.removed.length}`,
     `  embedded   ${summary.embedded}${summary.embedder ? ` (${summary.embedder})` : ""}`,
     `  manifests  ${formatExpansion(summary)}`,

@@ -36,7 +36,7 @@ export function llmSettings(values: LlmOptionValues, env: NodeJS.ProcessEnv = pr
       `an LLM model (${model}) is set but neither OPENAI_API_KEY (for the OpenAI API) nor OPENAI_BASE_URL / --llm-base-url (for Ollama, vLLM, LM Studio, OpenRouter, ...)`,
     );
   }
-  return { model, baseURL, apiKey, concurrency: values.llmConcurrency, timeoutMs: values.llmTimeout, retries: values.llmRetries, retryBaseMs: LLM_DEFAULTS.retryBaseMs };
+  return { model, baseURL, apiKey, concurrency: values.llmConcurrency, timeoutMs: values.llmTimeout, retries: values.llmRetries };
 }
 
 function positiveInteger(value: string): number {

@@ -12,7 +12,7 @@ export interface RouteRequest extends RouteOptions {
 }
 
 /** `GET /skills/{name}`: the skill, with `body` exactly what would be injected. */
-export type SkillDetail = Omit<Skill, "injection" | "root" | "contentHash" | "body"> & { body: string };
+export type SkillDetail = Omit<Skill, "injection" | "root" | "relativePath" | "contentHash" | "body"> & { body: string };
 
 /** What went wrong when the client got no answer from the router. */
 export interface RouterFailure {

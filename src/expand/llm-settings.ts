@@ -9,13 +9,14 @@ export interface LlmSettings {
   concurrency: number;
   /** Per request. */
   timeoutMs: number;
-  /** Further attempts per skill after the first, for rate limits, server errors, timeouts and unusable answers. */
+  /**
+   * Further attempts per skill after the first, for rate limits, server errors, timeouts (retried by the openai SDK,
+   * with exponential backoff and jitter) and unusable answers (asked again with the reason).
+   */
   retries: number;
-  /** First backoff delay; it doubles with each retry (a Retry-After header wins when longer). */
-  retryBaseMs: number;
 }
 
-export const LLM_DEFAULTS = { concurrency: 4, timeoutMs: 60_000, retries: 3, retryBaseMs: 1_000 } as const;
+export const LLM_DEFAULTS = { concurrency: 4, timeoutMs: 60_000, retries: 3 } as const;
 
 /** Which expander writes manifests: the LLM when one is configured (`auto`), or always one of them. */
 export type ExpanderChoice = "auto" | "llm" | "heuristic";

@@ -4,7 +4,7 @@ import { createError } from "../errors.js";
 import { expandManifests, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
 import { HEURISTIC_VERSION } from "../expand/heuristic-expander.js";
 import type { StoredManifest } from "../expand/manifest.js";
-import { planEmbedder } from "../models/create-embedder.js";
+import { planEmbedder, type EmbedderPlan } from "../models/create-embedder.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
 import { clearEvidenceFloor, readEvidenceFloor } from "../route/evidence-floor.js";
 import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../route/fit/calibrate-evidence.js";
@@ -13,11 +13,12 @@ import { loadSkills, type LoadedSkill } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
 import type { SkillProblem } from "../skills/types.js";
 import { openIndexForWrite, type IndexDatabase } from "../store/database.js";
-import { readMeta, readMetaValue, writeMetaValue, writeRoots } from "../store/index-meta.js";
+import { readMeta, readMetaValue, readRootFolders, writeMetaValue, writeRoots, type IndexedRoot } from "../store/index-meta.js";
 import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
-import { deleteSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
-import { needsFullEmbed, prepareVectorTable, replaceSkillTexts } from "../store/vectors.js";
+import { deleteSkill, moveSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
+import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
+import { analyserVersion } from "./analyser-version.js";
 import { skillTexts } from "./skill-texts.js";
 
 export interface IndexOptions {
@@ -42,6 +43,7 @@ export type IndexProgress =
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
 const EMBED_CHUNK = 64;
 const HEURISTIC_VERSION_KEY = "heuristic_version";
+const ANALYSER_VERSION_KEY = "analyser_version";
 // Calibration routes each probe twice (measure, then check): the second embedding comes from this cache.
 const CALIBRATION_CACHE = 1_000;
 
@@ -50,6 +52,8 @@ export interface IndexSummary {
   added: string[];
   updated: string[];
   unchanged: number;
+  /** Unchanged skills found at another path under the roots: their paths are updated, nothing is embedded again. */
+  moved: string[];
   /** Unchanged skills whose manifest was made again (an LLM now configured, another model, an import). */
   reexpanded: string[];
   removed: string[];
@@ -104,8 +108,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     const { manifests, report } = await expandManifests(changed, { ...expandOptions, onProgress: (done, total) => options.onProgress?.({ stage: "expand", done, total }) });
 
     const manifestOf = (skill: LoadedSkill): StoredManifest => manifests.get(skill.id) ?? storedManifests.get(skill.id)!;
-    // When the index's embedder differs from this run's, every skill is embedded again.
-    const fullEmbed = needsFullEmbed(db, options.embedder ?? embedderPlan!);
+    // When the index's embedder, its code or its model files differ from this run's, every skill is embedded again.
+    const fullEmbed = needsFullEmbed(db, embedderIdentity(options.embedder, embedderPlan));
     // Loading a model costs time: only when something is to be embedded.
     embedder ??= changed.length > 0 || fullEmbed ? await embedderPlan!.create() : undefined;
     const toEmbed = fullEmbed ? loaded.skills : changed;
@@ -113,19 +117,25 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     const now = new Date().toISOString();
     const indexVersion = await inTransaction(db, async () => {
       for (const state of plan.removed) deleteSkill(db, state.id);
+      for (const skill of plan.moved) moveSkill(db, skill.id, skill.relativePath, skill.rootPosition, now);
       for (const skill of changed) {
         const previous = stored.get(skill.name);
         // Same name, other kind: the old row goes first so the name stays unique.
         if (previous && previous.id !== skill.id) deleteSkill(db, previous.id);
-        upsertSkill(db, skill, now);
+        upsertSkill(db, skill, skill.rootPosition, now);
         upsertManifest(db, skill.id, skill.contentHash, manifests.get(skill.id)!);
       }
       if (embedder) {
-        prepareVectorTable(db, embedder);
+        // The loaded embedder has the last word: a model pulled on first use has its own size, and files to hash only now.
+        prepareVectorTable(db, embedderIdentity(embedder, embedderPlan));
         await embedSkills(db, embedder, toEmbed, manifestOf, (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }));
       }
       writeMetaValue(db, HEURISTIC_VERSION_KEY, HEURISTIC_VERSION);
-      return commitRunMeta(db, roots, plan, now, fullEmbed || renewed.length > 0);
+      // Another analyser reads the index's words differently: a new index version gets its evidence floor measured again.
+      const analyser = analyserVersion();
+      const analyserChanged = readMetaValue(db, ANALYSER_VERSION_KEY) !== analyser;
+      writeMetaValue(db, ANALYSER_VERSION_KEY, analyser);
+      return commitRunMeta(db, roots.map((root, position) => ({ path: root, folder: loaded.rootFolders[position]! })), plan, now, fullEmbed || renewed.length > 0 || analyserChanged);
     });
     recordRun(db, started, now, plan, loaded.invalid.length);
     // A changed index gets its evidence floor measured again; the run itself is already committed.
@@ -140,7 +150,9 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       db: options.db,
       added: plan.added.map((skill) => skill.name),
       updated: plan.updated.map((skill) => skill.name),
-      unchanged: plan.unchanged - renewed.length,
+      // A renewed skill that also moved is counted as moved, not unchanged.
+      unchanged: plan.unchanged - renewed.filter((skill) => !plan.moved.includes(skill)).length,
+      moved: plan.moved.map((skill) => skill.name),
       reexpanded: renewed.map((skill) => skill.name),
       removed: plan.removed.map((state) => state.name),
       embedded: embedder ? toEmbed.length : 0,
@@ -158,6 +170,12 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     if (embedder && embedder !== options.embedder) await embedder.close();
     db.close();
   }
+}
+
+/** What made (or would make) the vectors: the embedder's own word where it has one, else its plan's ("" when neither says). */
+function embedderIdentity(embedder: Embedder | undefined, plan: EmbedderPlan | undefined): EmbedderIdentity {
+  const source = embedder ?? plan!;
+  return { id: source.id, dimension: source.dimension, version: embedder?.version ?? plan?.version ?? "", modelFiles: embedder?.modelFiles ?? plan?.modelFiles() ?? "" };
 }
 
 /** One write transaction around async work (embedding); any failure rolls everything back. */
@@ -196,30 +214,35 @@ async function embedSkills(
 
 function checkPaths(paths: string[]): string[] {
   if (paths.length === 0) throw createError("PATHS_MISSING", "No path given: `router index <path...>` needs at least one skills folder or file");
-  return paths.map((given) => {
+  const roots = paths.map((given) => {
     if (given.trim() === "") throw createError("PATHS_MISSING", "An empty path was given");
     const resolved = path.resolve(given);
     if (!existsSync(resolved)) throw createError("PATH_NOT_FOUND", `Path does not exist: ${given}`, { path: given });
     return resolved;
   });
+  // A path given twice is one root: skills name their root by position.
+  return [...new Set(roots)];
 }
 
 interface ChangePlan {
   added: LoadedSkill[];
   updated: LoadedSkill[];
   changed: LoadedSkill[];
+  /** Same content at another path: only the stored path changes (paths are not part of the content hash). */
+  moved: LoadedSkill[];
   unchanged: number;
   removed: StoredSkillState[];
 }
 
 function planChanges(skills: LoadedSkill[], stored: Map<string, StoredSkillState>): ChangePlan {
-  const plan: ChangePlan = { added: [], updated: [], changed: [], unchanged: 0, removed: [] };
+  const plan: ChangePlan = { added: [], updated: [], changed: [], moved: [], unchanged: 0, removed: [] };
   const seen = new Set<string>();
   for (const skill of skills) {
     seen.add(skill.name);
     const previous = stored.get(skill.name);
     if (!previous) plan.added.push(skill);
-    else if (previous.contentHash !== skill.contentHash || previous.sourcePath !== skill.sourcePath || previous.id !== skill.id) plan.updated.push(skill);
+    else if (previous.contentHash !== skill.contentHash || previous.id !== skill.id) plan.updated.push(skill);
+    else if (previous.relativePath !== skill.relativePath || previous.rootPosition !== skill.rootPosition) plan.moved.push(skill);
     else plan.unchanged++;
   }
   plan.changed = [...plan.added, ...plan.updated];
@@ -227,10 +250,10 @@ function planChanges(skills: LoadedSkill[], stored: Map<string, StoredSkillState
   return plan;
 }
 
-function commitRunMeta(db: IndexDatabase, roots: string[], plan: ChangePlan, now: string, reembedded: boolean): number {
+function commitRunMeta(db: IndexDatabase, roots: IndexedRoot[], plan: ChangePlan, now: string, rewritten: boolean): number {
   const meta = readMeta(db);
-  const rootsChanged = meta.roots.join("\n") !== roots.join("\n");
-  const changed = plan.changed.length > 0 || plan.removed.length > 0 || rootsChanged || reembedded;
+  const rootsChanged = meta.roots.join("\n") !== roots.map((root) => root.path).join("\n") || readRootFolders(db).join("\n") !== roots.map((root) => root.folder).join("\n");
+  const changed = plan.changed.length > 0 || plan.moved.length > 0 || plan.removed.length > 0 || rootsChanged || rewritten;
   if (!changed) return meta.indexVersion;
   writeRoots(db, roots);
   writeMetaValue(db, "index_version", String(meta.indexVersion + 1));
@@ -239,6 +262,6 @@ function commitRunMeta(db: IndexDatabase, roots: string[], plan: ChangePlan, now
 }
 
 function recordRun(db: IndexDatabase, started: number, startedAt: string, plan: ChangePlan, invalid: number): void {
-  const summary = { added: plan.added.length, updated: plan.updated.length, unchanged: plan.unchanged, removed: plan.removed.length, invalid, durationMs: Math.round(performance.now() - started) };
+  const summary = { added: plan.added.length, updated: plan.updated.length, moved: plan.moved.length, unchanged: plan.unchanged, removed: plan.removed.length, invalid, durationMs: Math.round(performance.now() - started) };
   db.prepare("INSERT INTO index_runs (started_at, finished_at, summary) VALUES (?, ?, ?)").run(startedAt, new Date().toISOString(), JSON.stringify(summary));
 }

@@ -3,9 +3,11 @@ import path from "node:path";
 import { createError } from "../errors.js";
 import type { Embedder } from "./embedder.js";
 import { loadOrExplain } from "./load-or-explain.js";
-import { inspectModelFiles, MODEL_CATALOGUE, type ModelFiles } from "./model-catalogue.js";
+import { inspectModelFiles, MODEL_CATALOGUE, requiredFiles, type ModelFiles } from "./model-catalogue.js";
+import { hashModelFiles } from "./model-files-hash.js";
 import { modelSettings, type ModelSettings } from "./model-settings.js";
-import { createMiniLmEmbedder } from "./minilm-embedder.js";
+import { createMiniLmEmbedder, MINILM_CODE_VERSION } from "./minilm-embedder.js";
+import { readOfflineModelBuild } from "./offline-model-files.js";
 import { pullModel } from "./pull-model.js";
 import { createUseLiteEmbedder, USE_LITE } from "./use-lite-embedder.js";
 
@@ -21,6 +23,10 @@ export interface EmbedderOptions extends Partial<ModelSettings> {
 export interface EmbedderPlan {
   id: string;
   dimension: number;
+  /** The embedding code's version (Embedder.version). */
+  version: string;
+  /** sha256 of the model files this embedder loads, read or hashed on first call ("" while they are still to be pulled). */
+  modelFiles(): string;
   kind: "offline" | "minilm";
   /** Why this one, in words (`router doctor` shows it). */
   reason: string;
@@ -57,15 +63,19 @@ export async function createEmbedder(options: EmbedderOptions = {}): Promise<Emb
 }
 
 function offlinePlan(settings: ModelSettings): EmbedderPlan {
-  return { ...USE_LITE, kind: "offline", reason: "offline default", create: () => createUseLiteEmbedder({ threads: settings.threads }) };
+  return { ...USE_LITE, modelFiles: () => readOfflineModelBuild().sha256, kind: "offline", reason: "offline default", create: () => createUseLiteEmbedder({ threads: settings.threads }) };
 }
 
 function localMiniLmPlan(settings: ModelSettings, files: ModelFiles): EmbedderPlan {
   const dtype = files.dtype!;
   const id = `${MINILM.idPrefix}-${dtype}`;
+  let hashed: string | undefined;
   return {
     id,
     dimension: hiddenSize(files.folder),
+    version: MINILM_CODE_VERSION,
+    // Hashing reads the ONNX file (23 MB for q8): only an index run asks, once.
+    modelFiles: () => (hashed ??= hashModelFiles(files.folder, requiredFiles(dtype))),
     kind: "minilm",
     reason: `auto: MiniLM files found in ${files.folder} (${dtype})`,
     create: () => loadOrExplain(files.folder, () => createMiniLmEmbedder({ id, folder: files.folder, dtype, threads: settings.threads })),
@@ -85,6 +95,11 @@ function missingMiniLm(settings: ModelSettings, files: ModelFiles): EmbedderPlan
   return {
     id: `${MINILM.idPrefix}-${dtype}`,
     dimension: MINILM.dimension!,
+    version: MINILM_CODE_VERSION,
+    modelFiles() {
+      const pulled = inspectModelFiles(settings.modelsDir, MINILM, dtype);
+      return pulled.dtype ? hashModelFiles(pulled.folder, requiredFiles(dtype)) : "";
+    },
     kind: "minilm",
     reason: `chosen explicitly; files to be pulled from the hub into ${files.folder} (ROUTER_ALLOW_REMOTE_MODELS)`,
     async create() {

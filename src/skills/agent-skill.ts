@@ -1,6 +1,6 @@
 import { splitFrontmatter } from "./frontmatter.js";
 import { skillInjection } from "./injection.js";
-import { checkDescription, folderOf, readOptionalFields, supportingFiles } from "./skill-fields.js";
+import { checkDescription, readOptionalFields, supportingFiles } from "./skill-fields.js";
 import { readSkillName } from "./skill-name.js";
 import { skillNameProblem } from "./validate.js";
 import type { ParseOptions, ParseResult, SkillDocument, SkillParser } from "./types.js";
@@ -39,7 +39,7 @@ export const agentSkillParser: SkillParser = {
           format: "agent-skill",
           description: (data["description"] as string).trim(),
           body,
-          injection: skillInjection(body, folderOf(document.path), files),
+          injection: skillInjection(body, files),
           sourcePath: document.path,
           metadata,
           warnings,

@@ -11,6 +11,8 @@ export type SkillSource =
   | { type: "zip"; file: string };
 
 export interface Discovery {
+  /** The folder source paths are relative to in the index: the root, or the folder of a root that is a file. */
+  folder: string;
   sources: SkillSource[];
   problems: SkillProblem[];
   warnings: SkillProblem[];
@@ -29,21 +31,23 @@ type EntryType = "file" | "dir" | "fifo" | "socket" | "device";
 export async function discover(root: string): Promise<Discovery> {
   const absoluteRoot = path.resolve(root);
   if ((await stat(absoluteRoot)).isDirectory()) {
-    const walker = new Walker(await realpath(absoluteRoot));
+    const walker = new Walker(absoluteRoot, await realpath(absoluteRoot));
     await walker.walkFolder(absoluteRoot);
     return walker.result;
   }
   // A single file given as the root: its folder bounds where symlinks may lead.
-  const walker = new Walker(await realpath(path.dirname(absoluteRoot)));
+  const walker = new Walker(path.dirname(absoluteRoot), await realpath(path.dirname(absoluteRoot)));
   await walker.addRootFile(absoluteRoot, entryType(await stat(absoluteRoot)));
   return walker.result;
 }
 
 class Walker {
-  readonly result: Discovery = { sources: [], problems: [], warnings: [] };
+  readonly result: Discovery;
   private readonly visited = new Set<string>();
 
-  constructor(private readonly realRoot: string) {}
+  constructor(folder: string, private readonly realRoot: string) {
+    this.result = { folder, sources: [], problems: [], warnings: [] };
+  }
 
   async walkFolder(folder: string): Promise<void> {
     const entries = await this.readFolder(folder);

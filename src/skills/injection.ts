@@ -1,11 +1,10 @@
-// The exact text the router hands an agent to inject; token counts and `router show` use the same text.
+import { supportingFilesNote } from "../store/skill-location.js";
 
-/** A skill's instructions, plus where its supporting files live so the agent can open them. */
-export function skillInjection(body: string, folderPath: string, files: string[]): string {
-  const instructions = body.trim();
-  if (files.length === 0) return instructions;
-  const listing = files.map((file) => `- ${file}`).join("\n");
-  return `${instructions}\n\nSupporting files (relative to ${folderPath}):\n${listing}`;
+// The text the router hands an agent to inject, as the index stores it: token counts and the content hash use it.
+
+/** A skill's instructions, plus its supporting files; the folder stays unnamed until served (store/skill-location.ts). */
+export function skillInjection(body: string, files: string[]): string {
+  return body.trim() + supportingFilesNote(files);
 }
 
 /** A tool's definition as the agent's tool list would carry it. */

@@ -13,12 +13,18 @@ import { skillMdParser } from "./skill-md.js";
 import { toolJsonParser } from "./tool-json.js";
 import type { ParsedSkill, ParseOptions, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
 import { readZipArchive } from "./zip-archive.js";
+import { relativeSourcePath } from "../store/skill-location.js";
 
-/** A skill as read from its source: everything but the token count, which is computed only for changed skills. */
-export type LoadedSkill = Omit<Skill, "tokens">;
+/**
+ * A skill as read from its source: everything but the token count, which is computed only for changed skills,
+ * and the position of its root among the paths given (two roots may share a folder, so the index names it by position).
+ */
+export type LoadedSkill = Omit<Skill, "tokens"> & { rootPosition: number };
 
 export interface LoadResult {
   skills: LoadedSkill[];
+  /** The folder of each root, in the order given: skills' relative paths are relative to their root's. */
+  rootFolders: string[];
   /** Files that could not be indexed, with the reason. */
   invalid: SkillProblem[];
   /** Indexed, but worth a look (name/folder mismatch, duplicates, symlinks not followed...). */
@@ -42,19 +48,20 @@ const JSON_PARSERS: SkillParser[] = [evalSetParser, toolJsonParser];
  */
 export async function loadSkills(roots: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const parseOptions: ParseOptions = { strict: options.strict ?? false };
-  const result: LoadResult = { skills: [], invalid: [], warnings: [], ignored: [] };
-  const found: { root: string; source: SkillSource }[] = [];
-  for (const root of roots) {
+  const result: LoadResult = { skills: [], rootFolders: [], invalid: [], warnings: [], ignored: [] };
+  const found: { root: string; rootPosition: number; source: SkillSource }[] = [];
+  for (const [rootPosition, root] of roots.entries()) {
     const discovery = await discover(root);
+    result.rootFolders.push(discovery.folder);
     result.invalid.push(...discovery.problems);
     result.warnings.push(...discovery.warnings);
-    found.push(...discovery.sources.map((source) => ({ root: path.resolve(root), source })));
+    found.push(...discovery.sources.map((source) => ({ root: discovery.folder, rootPosition, source })));
   }
   // Reading overlaps file I/O; results are consumed in discovery order, so the outcome stays deterministic.
   const limit = pLimit(READ_CONCURRENCY);
   const parsing = found.map(({ source }) => limit(() => parseSource(source, parseOptions)));
   const winners = new Map<string, LoadedSkill>();
-  for (const [index, { root, source }] of found.entries()) {
+  for (const [index, { root, rootPosition, source }] of found.entries()) {
     options.onProgress?.(index, found.length, source.file);
     const outcome = await parsing[index]!;
     result.invalid.push(...outcome.invalid);
@@ -66,7 +73,7 @@ export async function loadSkills(roots: string[], options: LoadOptions = {}): Pr
         result.warnings.push({ file: parsed.sourcePath, reason: `duplicate name "${parsed.name}", already defined by ${winner.sourcePath}; skipped` });
         continue;
       }
-      const skill = { ...parsed, id: skillId(parsed.kind, parsed.name), root, contentHash: contentHash(parsed) };
+      const skill = { ...parsed, id: skillId(parsed.kind, parsed.name), root, rootPosition, relativePath: relativeSourcePath(root, parsed.sourcePath), contentHash: contentHash(parsed) };
       winners.set(parsed.name, skill);
       result.skills.push(skill);
       result.warnings.push(...parsed.warnings.map((reason) => ({ file: parsed.sourcePath, reason })));

@@ -74,9 +74,3 @@ function yamlType(value: unknown): string {
 export function supportingFiles(files: string[]): string[] {
   return files.filter((file) => SUPPORTING_FOLDERS.some((folder) => file.startsWith(folder)));
 }
-
-/** The folder a document lives in, as shown to people. */
-export function folderOf(documentPath: string): string {
-  const cut = documentPath.lastIndexOf("/");
-  return cut > 0 ? documentPath.slice(0, cut) : documentPath;
-}

@@ -1,6 +1,6 @@
 import { splitFrontmatter } from "./frontmatter.js";
 import { skillInjection } from "./injection.js";
-import { checkDescription, folderOf, readOptionalFields, supportingFiles } from "./skill-fields.js";
+import { checkDescription, readOptionalFields, supportingFiles } from "./skill-fields.js";
 import { readSkillName, skillSlug } from "./skill-name.js";
 import { SKILL_DESCRIPTION_MAX, SKILL_NAME_MAX, toolNameProblem } from "./validate.js";
 import type { ParseOptions, ParseResult, SkillDocument, SkillParser } from "./types.js";
@@ -39,7 +39,7 @@ export const skillMdParser: SkillParser = {
           format: "skill-md",
           description: (description as string).trim(),
           body,
-          injection: skillInjection(body, folderOf(document.path), [...files, ...modules]),
+          injection: skillInjection(body, [...files, ...modules]),
           sourcePath: document.path,
           metadata,
           warnings,

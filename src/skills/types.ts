@@ -31,7 +31,7 @@ export interface SkillMetadata {
 
 /** A file that holds one or more skills, read from disk or from inside a zip archive. */
 export interface SkillDocument {
-  /** Path shown to people: an absolute path, or `archive.zip!/inner/path` inside a zip. */
+  /** An absolute path, or `/path/to/archive.zip!/inner/path` inside a zip. */
   path: string;
   text: string;
   /** Name of the folder that holds the file. */
@@ -50,8 +50,12 @@ export interface ParsedSkill {
   description: string;
   /** Markdown body (skills) or the tool definition as JSON (tools). */
   body: string;
-  /** Exactly what would be injected into the agent's context. */
+  /**
+   * What would be injected into the agent's context, with the skill's folder left unnamed: the index stores no
+   * absolute path, and names the folder where it is served (store/skill-location.ts).
+   */
   injection: string;
+  /** Where the skill is: where it was read while indexing; where it is served when read from the index. */
   sourcePath: string;
   metadata: SkillMetadata;
   warnings: string[];
@@ -60,8 +64,10 @@ export interface ParsedSkill {
 export interface Skill extends ParsedSkill {
   /** Stable across runs: derived from kind and name, which are unique in an index. */
   id: string;
-  /** The indexed root (as given on the command line, resolved) that holds the skill. */
+  /** The folder of the indexed root that holds the skill: the path given to `router index`, or the folder of a file given. */
   root: string;
+  /** `sourcePath` relative to `root`, `/`-separated (`pdf/SKILL.md`, `tools.json#/0`, `a.zip!/pdf/SKILL.md`): what the index stores. */
+  relativePath: string;
   /** sha256 of everything that affects routing or injection. */
   contentHash: string;
   /** Tokens the injection costs (see skills/token-count.ts for the tokenizer). */

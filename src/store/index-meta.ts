@@ -7,7 +7,20 @@ export interface IndexMeta {
   updatedAt: string | undefined;
   embedder: string | undefined;
   dimension: number | undefined;
+  /** The embedding code's version the vectors were made with. */
+  embedderVersion: string | undefined;
+  /** sha256 of the model files the vectors were made with. */
+  modelFiles: string | undefined;
+  /** The text analyser's version when the index was last written (its evidence floor was measured with it). */
+  analyserVersion: string | undefined;
+  /** The paths given to `router index`, absolute, as they were on the machine that indexed them. */
   roots: string[];
+}
+
+/** An indexed path, and the folder its skills' source paths are relative to: the path itself, or the folder of a file. */
+export interface IndexedRoot {
+  path: string;
+  folder: string;
 }
 
 export function readMeta(db: IndexDatabase): IndexMeta {
@@ -19,6 +32,9 @@ export function readMeta(db: IndexDatabase): IndexMeta {
     updatedAt: meta.get("updated_at"),
     embedder: meta.get("embedder"),
     dimension: meta.has("dimension") ? Number(meta.get("dimension")) : undefined,
+    embedderVersion: meta.get("embedder_version"),
+    modelFiles: meta.get("model_files"),
+    analyserVersion: meta.get("analyser_version"),
     roots,
   };
 }
@@ -32,8 +48,18 @@ export function writeMetaValue(db: IndexDatabase, key: string, value: string): v
   db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
 }
 
-export function writeRoots(db: IndexDatabase, roots: string[]): void {
+/** Every indexed root, by position. */
+export function readRoots(db: IndexDatabase): IndexedRoot[] {
+  return db.prepare("SELECT path, folder FROM roots ORDER BY position").all() as IndexedRoot[];
+}
+
+/** The folder of each indexed root, by position (a skill row names its root by position). */
+export function readRootFolders(db: IndexDatabase): string[] {
+  return db.prepare("SELECT folder FROM roots ORDER BY position").pluck().all() as string[];
+}
+
+export function writeRoots(db: IndexDatabase, roots: IndexedRoot[]): void {
   db.prepare("DELETE FROM roots").run();
-  const insert = db.prepare("INSERT INTO roots (position, path) VALUES (?, ?)");
-  roots.forEach((root, position) => insert.run(position, root));
+  const insert = db.prepare("INSERT INTO roots (position, path, folder) VALUES (?, ?, ?)");
+  roots.forEach((root, position) => insert.run(position, root.path, root.folder));
 }

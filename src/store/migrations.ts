@@ -1,4 +1,6 @@
+import path from "node:path";
 import type { Database } from "better-sqlite3";
+import { relativeSourcePath } from "./skill-location.js";
 
 /**
  * Schema versions, applied in order; PRAGMA user_version records how many have run. Never edit a shipped
@@ -67,6 +69,28 @@ export const MIGRATIONS: ((db: Database) => void)[] = [
         vector BLOB NOT NULL
       ) STRICT;
     `),
+  (db) => {
+    // Portable paths: a skill names its root by position and keeps its source path relative to the root's folder
+    // (the root itself, or the folder of a root that is a file), so the index can move with its skills.
+    db.exec(`
+      ALTER TABLE roots ADD COLUMN folder TEXT NOT NULL DEFAULT '';
+      ALTER TABLE skills ADD COLUMN root_position INTEGER NOT NULL DEFAULT 0;
+    `);
+    const roots = db.prepare("SELECT position, path FROM roots").all() as { position: number; path: string }[];
+    const skills = db.prepare("SELECT id, root, source_path AS sourcePath FROM skills").all() as { id: string; root: string; sourcePath: string }[];
+    const setFolder = db.prepare("UPDATE roots SET folder = ? WHERE position = ?");
+    const setSkill = db.prepare("UPDATE skills SET root_position = ?, source_path = ? WHERE id = ?");
+    const folderOf = (root: string, sourcePath: string) => (sourcePath.startsWith(root + path.sep) ? root : path.dirname(root));
+    for (const root of roots) {
+      const sample = skills.find((skill) => skill.root === root.path);
+      setFolder.run(sample ? folderOf(root.path, sample.sourcePath) : root.path, root.position);
+    }
+    for (const skill of skills) {
+      const position = roots.find((root) => root.path === skill.root)?.position ?? 0;
+      setSkill.run(position, relativeSourcePath(folderOf(skill.root, skill.sourcePath), skill.sourcePath), skill.id);
+    }
+    db.exec("ALTER TABLE skills DROP COLUMN root");
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

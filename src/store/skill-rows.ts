@@ -1,46 +1,72 @@
+import path from "node:path";
 import type { Skill, SkillMetadata } from "../skills/types.js";
 import type { IndexDatabase } from "./database.js";
+import { readRootFolders } from "./index-meta.js";
+import { servedInjection, servedRootFolders, servedSourcePath } from "./skill-location.js";
 
-/** What the indexer needs to know about a stored skill to decide whether it changed. */
-export type StoredSkillState = Pick<Skill, "id" | "name" | "contentHash" | "sourcePath" | "tokens">;
+/** What the indexer needs to know about a stored skill to decide whether it changed or only moved. */
+export type StoredSkillState = Pick<Skill, "id" | "name" | "contentHash" | "relativePath" | "tokens"> & { rootPosition: number };
 
 /** A skill as listed by `router skills` and `GET /skills`. */
 export type SkillSummary = Pick<Skill, "id" | "name" | "kind" | "format" | "description" | "tokens" | "sourcePath">;
 
 export function readSkillStates(db: IndexDatabase): Map<string, StoredSkillState> {
-  const rows = db.prepare("SELECT id, name, content_hash AS contentHash, source_path AS sourcePath, tokens FROM skills").all() as StoredSkillState[];
+  const rows = db
+    .prepare("SELECT id, name, content_hash AS contentHash, source_path AS relativePath, root_position AS rootPosition, tokens FROM skills")
+    .all() as StoredSkillState[];
   return new Map(rows.map((row) => [row.name, row]));
 }
 
-export function upsertSkill(db: IndexDatabase, skill: Skill, now: string): void {
+/** Writes a skill with its source path relative to the root at `rootPosition` (skill.relativePath): no absolute path is stored. */
+export function upsertSkill(db: IndexDatabase, skill: Skill, rootPosition: number, now: string): void {
   db.prepare(
-    `INSERT INTO skills (id, name, kind, format, description, body, injection, tokens, source_path, root, content_hash, metadata, warnings, updated_at)
-     VALUES (@id, @name, @kind, @format, @description, @body, @injection, @tokens, @sourcePath, @root, @contentHash, @metadata, @warnings, @now)
+    `INSERT INTO skills (id, name, kind, format, description, body, injection, tokens, source_path, root_position, content_hash, metadata, warnings, updated_at)
+     VALUES (@id, @name, @kind, @format, @description, @body, @injection, @tokens, @relativePath, @rootPosition, @contentHash, @metadata, @warnings, @now)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, format = excluded.format, description = excluded.description,
        body = excluded.body, injection = excluded.injection, tokens = excluded.tokens, source_path = excluded.source_path,
-       root = excluded.root, content_hash = excluded.content_hash, metadata = excluded.metadata, warnings = excluded.warnings,
+       root_position = excluded.root_position, content_hash = excluded.content_hash, metadata = excluded.metadata, warnings = excluded.warnings,
        updated_at = excluded.updated_at`,
-  ).run({ ...skill, metadata: JSON.stringify(skill.metadata), warnings: JSON.stringify(skill.warnings), now });
+  ).run({ ...skill, rootPosition, metadata: JSON.stringify(skill.metadata), warnings: JSON.stringify(skill.warnings), now });
+}
+
+/** Records that an unchanged skill now lives elsewhere under the indexed roots; its manifest and vectors stay. */
+export function moveSkill(db: IndexDatabase, id: string, relativePath: string, rootPosition: number, now: string): void {
+  db.prepare("UPDATE skills SET source_path = ?, root_position = ?, updated_at = ? WHERE id = ?").run(relativePath, rootPosition, now, id);
 }
 
 export function deleteSkill(db: IndexDatabase, id: string): void {
   db.prepare("DELETE FROM skills WHERE id = ?").run(id);
 }
 
-export function listSkills(db: IndexDatabase): SkillSummary[] {
-  return db
-    .prepare("SELECT id, name, kind, format, description, tokens, source_path AS sourcePath FROM skills ORDER BY name")
-    .all() as SkillSummary[];
+/** Every skill, its source path where it is served (see store/skill-location.ts: ROUTER_SKILLS_ROOT re-bases the roots). */
+export function listSkills(db: IndexDatabase, override?: string[]): SkillSummary[] {
+  const folders = servedRootFolders(readRootFolders(db), override);
+  const rows = db
+    .prepare("SELECT id, name, kind, format, description, tokens, source_path AS relativePath, root_position AS rootPosition FROM skills ORDER BY name")
+    .all() as (Omit<SkillSummary, "sourcePath"> & { relativePath: string; rootPosition: number })[];
+  return rows.map(({ relativePath, rootPosition, ...row }) => ({ ...row, sourcePath: servedSourcePath(folders[rootPosition] ?? "", relativePath) }));
 }
 
-export function getSkill(db: IndexDatabase, name: string): Skill | undefined {
+/**
+ * One skill as it is handed to an agent: its source path and the folder its injection lists supporting files in
+ * are where the index is served from (its roots as indexed, or as ROUTER_SKILLS_ROOT re-bases them).
+ */
+export function getSkill(db: IndexDatabase, name: string, override?: string[]): Skill | undefined {
   const row = db
     .prepare(
-      `SELECT id, name, kind, format, description, body, injection, tokens, source_path AS sourcePath, root, content_hash AS contentHash, metadata, warnings
+      `SELECT id, name, kind, format, description, body, injection, tokens, source_path AS relativePath, root_position AS rootPosition,
+         content_hash AS contentHash, metadata, warnings
        FROM skills WHERE name = ?`,
     )
-    .get(name) as (Omit<Skill, "metadata" | "warnings"> & { metadata: string; warnings: string }) | undefined;
-  return row && { ...row, metadata: JSON.parse(row.metadata) as SkillMetadata, warnings: JSON.parse(row.warnings) as string[] };
+    .get(name) as (Omit<Skill, "metadata" | "warnings" | "sourcePath" | "root"> & { rootPosition: number; metadata: string; warnings: string }) | undefined;
+  if (!row) return undefined;
+  const { rootPosition, ...fields } = row;
+  const metadata = JSON.parse(row.metadata) as SkillMetadata;
+  const root = servedRootFolders(readRootFolders(db), override)[rootPosition] ?? "";
+  const sourcePath = servedSourcePath(root, row.relativePath);
+  const files = [...(metadata.supportingFiles ?? []), ...(metadata.modules ?? [])];
+  const injection = servedInjection(row.injection, files, path.dirname(sourcePath));
+  return { ...fields, sourcePath, injection, root, metadata, warnings: JSON.parse(row.warnings) as string[] };
 }
 
 export function countSkills(db: IndexDatabase): number {

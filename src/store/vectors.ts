@@ -24,17 +24,33 @@ export interface VectorSet {
 
 const VECTOR_TABLE = "text_vectors";
 
-/** True when the index holds vectors of another embedder (or none): every skill must be embedded again. */
-export function needsFullEmbed(db: IndexDatabase, embedder: { id: string; dimension: number }): boolean {
+/** What made an index's vectors: they mix with another's only when all four are the same. */
+export interface EmbedderIdentity {
+  id: string;
+  dimension: number;
+  /** The embedding code's version ("" when the embedder does not say). */
+  version: string;
+  /** sha256 of the model files loaded ("" when the embedder does not say). */
+  modelFiles: string;
+}
+
+/** True when the index holds vectors of another embedder, embedding code or model files (or none): every skill must be embedded again. */
+export function needsFullEmbed(db: IndexDatabase, embedder: EmbedderIdentity): boolean {
   const meta = readMeta(db);
-  return meta.embedder !== embedder.id || meta.dimension !== embedder.dimension || !hasVectorTable(db);
+  return (
+    meta.embedder !== embedder.id ||
+    meta.dimension !== embedder.dimension ||
+    (meta.embedderVersion ?? "") !== embedder.version ||
+    (meta.modelFiles ?? "") !== embedder.modelFiles ||
+    !hasVectorTable(db)
+  );
 }
 
 /**
  * Makes the sqlite-vec table match the embedder. A different embedder drops every text and vector, so
  * vectors of two models never mix. Call inside the run's transaction.
  */
-export function prepareVectorTable(db: IndexDatabase, embedder: { id: string; dimension: number }): void {
+export function prepareVectorTable(db: IndexDatabase, embedder: EmbedderIdentity): void {
   if (!needsFullEmbed(db, embedder)) return;
   // The trigger goes first: left in place, it would look for vectors in the dropped table while texts are deleted.
   db.exec("DROP TRIGGER IF EXISTS texts_delete_vector");
@@ -45,6 +61,8 @@ export function prepareVectorTable(db: IndexDatabase, embedder: { id: string; di
   db.exec(`CREATE TRIGGER texts_delete_vector AFTER DELETE ON texts BEGIN DELETE FROM ${VECTOR_TABLE} WHERE rowid = old.id; END`);
   writeMetaValue(db, "embedder", embedder.id);
   writeMetaValue(db, "dimension", String(embedder.dimension));
+  writeMetaValue(db, "embedder_version", embedder.version);
+  writeMetaValue(db, "model_files", embedder.modelFiles);
 }
 
 /** Replaces all texts and vectors of one skill. */

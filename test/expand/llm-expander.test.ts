@@ -27,7 +27,7 @@ async function setUp(reply: (request: Parameters<typeof goodManifestFor>[0], ind
   server = await startChatServer(reply);
   db = openIndexForWrite(path.join(tempDir(), "router.db"));
   const cache = sqliteManifestCache(db);
-  const llm: LlmSettings = { model: "scripted-model", baseURL: server.url, concurrency: 2, timeoutMs: 2_000, retries: 2, retryBaseMs: 5, ...settings };
+  const llm: LlmSettings = { model: "scripted-model", baseURL: server.url, concurrency: 2, timeoutMs: 2_000, retries: 2, ...settings };
   return { options: { llm, cache }, cache };
 }
 

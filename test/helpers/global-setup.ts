@@ -1,6 +1,9 @@
 import { execFileSync } from "node:child_process";
+import { buildOfflineModel } from "../../src/models/build-offline-model.js";
 
-// CLI and server tests run the built dist/, exactly what users run; build it once per test run.
+// CLI and server tests run the built dist/, exactly what users run; build it once per test run, with the offline
+// model as `npm run build` makes it (only when its inputs changed).
 export default function setup(): void {
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });
+  buildOfflineModel();
 }

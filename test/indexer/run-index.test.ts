@@ -1,9 +1,12 @@
 import { renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { analyserVersion } from "../../src/indexer/analyser-version.js";
 import { runIndex } from "../../src/indexer/run-index.js";
-import { openIndexForRead } from "../../src/store/database.js";
-import { readMeta } from "../../src/store/index-meta.js";
+import { readOfflineModelBuild } from "../../src/models/offline-model-files.js";
+import { createUseLiteEmbedder } from "../../src/models/use-lite-embedder.js";
+import { openIndexForRead, openIndexForWrite } from "../../src/store/database.js";
+import { readMeta, writeMetaValue } from "../../src/store/index-meta.js";
 import { readManifests } from "../../src/store/manifest-rows.js";
 import { getSkill, listSkills } from "../../src/store/skill-rows.js";
 import { countVectors } from "../../src/store/vectors.js";
@@ -36,7 +39,9 @@ describe("runIndex", () => {
     rmSync(path.join(root, "gamma"), { recursive: true });
     renameSync(path.join(root, "alpha"), path.join(root, "alpha-moved"));
     const third = await runIndex({ paths: [root], db });
-    expect([third.added, third.updated.sort(), third.unchanged, third.removed, third.indexVersion]).toEqual([[], ["alpha", "beta"], 0, ["gamma"], 2]);
+    // A renamed folder is the same content at another path: its row moves, nothing is embedded again.
+    expect([third.added, third.updated, third.moved, third.unchanged, third.removed, third.indexVersion]).toEqual([[], ["beta"], ["alpha"], 0, ["gamma"], 2]);
+    expect(third.embedded).toBe(1);
 
     const index = openIndexForRead(db);
     const beta = getSkill(index, "beta")!;
@@ -129,5 +134,43 @@ describe("runIndex manifests and vectors", () => {
     const stored = readManifests(index).get(getSkill(index, "Weather")!.id)!;
     expect([stored.source, stored.manifest.queries]).toEqual(["examples", ["will it rain", "is it sunny in Rome"]]);
     index.close();
+  });
+});
+
+describe("runIndex versions in the index meta", () => {
+  it("records the analyser, embedder and model files versions, and embeds everything again when the embedder's code or files change", async () => {
+    const root = tempDir();
+    const db = path.join(tempDir(), "router.db");
+    writeAgentSkill(root, "alpha");
+    writeAgentSkill(root, "beta");
+    await runIndex({ paths: [root], db });
+    const index = openIndexForRead(db);
+    expect(readMeta(index)).toMatchObject({ embedder: "use-lite-512", embedderVersion: "1", modelFiles: readOfflineModelBuild().sha256, analyserVersion: analyserVersion() });
+    index.close();
+
+    const offline = await createUseLiteEmbedder();
+    try {
+      expect((await runIndex({ paths: [root], db, embedder: offline })).embedded).toBe(0);
+      // Other model files under the same id (a new build, another checkpoint), or embedding code that changed.
+      expect((await runIndex({ paths: [root], db, embedder: { ...offline, modelFiles: "f".repeat(64) } })).embedded).toBe(2);
+      expect((await runIndex({ paths: [root], db, embedder: { ...offline, modelFiles: "f".repeat(64) } })).embedded).toBe(0);
+      expect((await runIndex({ paths: [root], db, embedder: { ...offline, modelFiles: "f".repeat(64), version: "2" } })).embedded).toBe(2);
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it("takes a changed analyser as a new index version (the evidence floor is measured per index version)", async () => {
+    const root = tempDir();
+    const db = path.join(tempDir(), "router.db");
+    writeAgentSkill(root, "alpha");
+    expect((await runIndex({ paths: [root], db })).indexVersion).toBe(1);
+    expect((await runIndex({ paths: [root], db })).indexVersion).toBe(1);
+    const writable = openIndexForWrite(db);
+    writeMetaValue(writable, "analyser_version", "an older one");
+    writable.close();
+    const rerun = await runIndex({ paths: [root], db });
+    expect([rerun.indexVersion, rerun.embedded]).toEqual([2, 0]);
+    expect(analyserVersion((text) => text.split(" "))).not.toBe(analyserVersion());
   });
 });

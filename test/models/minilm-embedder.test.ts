@@ -4,6 +4,7 @@ import * as ort from "onnxruntime-node";
 import { describe, expect, it } from "vitest";
 import { createEmbedder, planEmbedder } from "../../src/models/create-embedder.js";
 import { MODEL_CATALOGUE, modelFolder } from "../../src/models/model-catalogue.js";
+import { hashModelFiles } from "../../src/models/model-files-hash.js";
 import { modelSettings } from "../../src/models/model-settings.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { runOnnxDirectly, TINY_HIDDEN, writeTinyBert } from "../helpers/tiny-bert.js";
@@ -53,9 +54,15 @@ describe("MiniLM embedder (generated tiny BERT, same transformers.js code path)"
   });
 
   it("is what `auto` picks when MiniLM's files are present, and reports why", () => {
-    const withModel = planEmbedder({ embedder: "auto", modelsDir: tinyModelsDir() });
-    expect(withModel).toMatchObject({ kind: "minilm", id: "minilm-l6-v2-q8", dimension: TINY_HIDDEN });
+    const modelsDir = tinyModelsDir();
+    const withModel = planEmbedder({ embedder: "auto", modelsDir });
+    expect(withModel).toMatchObject({ kind: "minilm", id: "minilm-l6-v2-q8", dimension: TINY_HIDDEN, version: "1" });
     expect(withModel.reason).toMatch(/MiniLM files found/);
+    // The index records a hash of the files this embedder loads: other files under the same id embed everything again.
+    const folder = modelFolder(modelsDir, MODEL_CATALOGUE.minilm);
+    expect(withModel.modelFiles()).toBe(hashModelFiles(folder, ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model_quantized.onnx"]));
+    writeFileSync(path.join(folder, "tokenizer_config.json"), "{}");
+    expect(planEmbedder({ embedder: "auto", modelsDir }).modelFiles()).not.toBe(withModel.modelFiles());
     const without = planEmbedder({ embedder: "auto", modelsDir: tempDir() });
     expect(without).toMatchObject({ kind: "offline", id: "use-lite-512", dimension: 512 });
     expect(without.reason).toMatch(/missing .*onnx\/model_quantized\.onnx/);

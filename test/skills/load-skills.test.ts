@@ -21,6 +21,9 @@ describe("loadSkills", () => {
     expect(names(result)).toEqual(["a-skill", "b-skill", "lower", "lookup", "zipped-skill"]);
     const zipped = result.skills.find((skill) => skill.name === "zipped-skill")!;
     expect(zipped.sourcePath).toBe(`${path.join(root, "zipped.zip")}!/zipped-skill/SKILL.md`);
+    // What the index stores is relative to the root, so it survives a move of the whole folder.
+    expect(result.skills.map((skill) => skill.relativePath)).toEqual(["a-skill/SKILL.md", "b-skill/SKILL.md", "lower/skill.md", "tools/openai.json#/0", "zipped.zip!/zipped-skill/SKILL.md"]);
+    expect(result.rootFolders).toEqual([root]);
     expect(zipped.metadata.supportingFiles).toEqual(["scripts/a.py"]);
     expect(result.skills.find((skill) => skill.name === "a-skill")!.metadata.supportingFiles).toEqual(["references/doc.md", "scripts/run.sh"]);
     for (const skill of result.skills) {
@@ -139,7 +142,11 @@ describe("loadSkills", () => {
     const skillFile = writeAgentSkill(root, "solo");
     const tools = writeFile(path.join(root, "t.json"), JSON.stringify({ name: "t", description: "tool", parameters: {} }));
     mkdirSync(path.join(root, "empty"));
-    expect(names(await loadSkills([skillFile, tools]))).toEqual(["solo", "t"]);
+    const files = await loadSkills([skillFile, tools]);
+    expect(names(files)).toEqual(["solo", "t"]);
+    // A file root's skills are relative to its folder; the two roots share that folder and stay apart by position.
+    expect(files.rootFolders).toEqual([path.join(root, "solo"), root]);
+    expect(files.skills.map((skill) => [skill.relativePath, skill.rootPosition])).toEqual([["SKILL.md", 0], ["t.json#", 1]]);
     const notSkill = writeFile(path.join(root, "notes.txt"), "hello");
     expect((await loadSkills([notSkill])).invalid[0]!.reason).toMatch(/not a skill folder/);
   });
