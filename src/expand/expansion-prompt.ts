@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
 import { MANIFEST_JSON_SCHEMA } from "./manifest.js";
 import type { NeighbourFinder } from "./neighbours.js";

@@ -1,4 +1,4 @@
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
 import type { Manifest } from "./manifest.js";
 import { markdownSections, quotedPhrases, splitList, splitSentences, type MarkdownSection } from "./prose.js";

@@ -1,4 +1,4 @@
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 
 // Function words and words every skill uses: they say nothing about which skill a request is for.
 const STOPWORDS = new Set(

@@ -1,5 +1,5 @@
 import { isRecord } from "../skills/json-document.js";
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 
 export interface ToolParameter {
   name: string;

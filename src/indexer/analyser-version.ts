@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { analyseText } from "../route/analyse-text.js";
+import { analyseText } from "../text/analyse-text.js";
 
 // Text that takes every path of the analyser: identifiers in both casings, stemming, stop words, CJK runs, Hangul.
 const PROBE = "CrashLoopBackOff crashloopbackoff getCurrentWeather get_current_weather kubectl's pods were restarting the of and 生成季度销售报告 データベース 한국어로 번역 café naïve v2.1 C++ C# 2024-06-01";

@@ -1,6 +1,6 @@
 import type { Manifest } from "../expand/manifest.js";
 import type { SkillText } from "../store/vectors.js";
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 import type { ParsedSkill } from "../skills/types.js";
 
 /**

@@ -1,5 +1,5 @@
 import bm25 from "wink-bm25-text-search";
-import { analyseText } from "./analyse-text.js";
+import { analyseText } from "../text/analyse-text.js";
 import type { Candidate, Retriever, RouteQuery } from "./retriever.js";
 import { searchableFields, type RouteModel } from "./route-model.js";
 

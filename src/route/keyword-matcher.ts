@@ -1,4 +1,4 @@
-import { analyseText } from "./analyse-text.js";
+import { analyseText } from "../text/analyse-text.js";
 import type { RouteModel } from "./route-model.js";
 
 /** The manifest keywords and phrases of one skill found in a query. */

@@ -1,5 +1,5 @@
 import type { Manifest } from "../expand/manifest.js";
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 import type { SkillKind } from "../skills/types.js";
 import type { IndexDatabase } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";

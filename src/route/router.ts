@@ -7,7 +7,7 @@ import { normalise } from "../models/vector-math.js";
 import type { Skill } from "../skills/types.js";
 import { asIndexError, openIndexForRead, type IndexDatabase } from "../store/database.js";
 import { getSkill, listSkills, type SkillSummary } from "../store/skill-rows.js";
-import { analyseText } from "./analyse-text.js";
+import { analyseText } from "../text/analyse-text.js";
 import { embedderReads } from "./embedder-coverage.js";
 import { requireKnownSkills } from "./known-skills.js";
 import { MAX_QUERY_CHARS } from "./query-limit.js";

@@ -1,4 +1,4 @@
-import type { Manifest } from "../expand/manifest.js";
+import type { Manifest } from "./records.js";
 import type { IndexDatabase } from "./database.js";
 
 /** The key of a paid-for manifest: the same skill content, prompt and model give the same answer's worth. */

@@ -1,4 +1,4 @@
-import type { Manifest, ManifestSource, StoredManifest } from "../expand/manifest.js";
+import type { Manifest, ManifestSource, StoredManifest } from "./records.js";
 import type { IndexDatabase } from "./database.js";
 
 export function upsertManifest(db: IndexDatabase, skillId: string, contentHash: string, stored: StoredManifest): void {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { createEmbedder } from "../../src/models/create-embedder.js";
 import type { Embedder } from "../../src/models/embedder.js";
 import { normalise } from "../../src/models/vector-math.js";
-import { analyseText } from "../../src/route/analyse-text.js";
+import { analyseText } from "../../src/text/analyse-text.js";
 import { bm25Retriever } from "../../src/route/bm25-retriever.js";
 import { denseRetriever } from "../../src/route/dense-retriever.js";
 import { loadRouteModel, type RouteModel } from "../../src/route/route-model.js";
