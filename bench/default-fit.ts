@@ -22,7 +22,7 @@ export async function trainingSamples(file: string, cacheDir: string, log: (mess
   const name = path.basename(file, ".json");
   const { db } = await indexEvalSet(file, cacheDir);
   const { train } = splitCases(readEvalSet(file).cases);
-  const router = await createRouter({ db, fusion: DEFAULT_FUSION, reranker: null });
+  const router = await createRouter({ db, fusion: DEFAULT_FUSION });
   try {
     const started = performance.now();
     const samples = await collectSamples(router, train);

@@ -61,7 +61,9 @@ async function buildReport(options: Record<string, unknown>, modelsDir: string):
   const index = readIndex(db);
   if ("error" in models.embedder) problems.push(`embedder: ${models.embedder.error.message}`);
   else if (!models.embedder.check.ok) problems.push(`embedder ${models.embedder.id} does not load: ${models.embedder.check.message}`);
-  if (!models.reranker.available) warnings.push(`reranker unavailable: ${models.reranker.reason}`);
+  // The reranker only matters when the tie-break is asked for; otherwise its absence is how things should be.
+  const tieBreak = "settings" in config && config.settings.tieBreak === true;
+  if (tieBreak && !models.reranker.available) warnings.push(`tie-break asked for but the reranker is unavailable: ${models.reranker.reason}`);
   if (index.error) problems.push(`index: ${index.error.message}`);
   else if (!index.exists) warnings.push(`no index at ${db} yet: run \`router index <path>\``);
   else {
@@ -130,7 +132,9 @@ function formatReport(report: DoctorReport): string {
   }
   lines.push("", `Model files (${models.modelsDir})`);
   for (const file of models.files) lines.push(`  ${file.name.padEnd(9)}  ${file.dtype ? `ready (${file.dtype})` : `missing ${file.missing.join(", ")}`}  ${file.folder}`);
-  lines.push("", "Reranker", `  ${models.reranker.available ? `${models.reranker.id}, ok, ${models.reranker.check.ms} ms to load and score` : `unavailable: ${models.reranker.reason}`}`);
+  const tieBreak = "settings" in report.config && report.config.settings.tieBreak === true;
+  lines.push("", "Reranker (tie-break between close candidates)", `  tie-break  ${tieBreak ? "on" : "off (ROUTER_TIE_BREAK)"}`);
+  lines.push(`  model      ${models.reranker.available ? `${models.reranker.id}, ok, ${models.reranker.check.ms} ms to load and score` : `unavailable: ${models.reranker.reason}`}`);
   lines.push("", `Index (${index.path})`);
   if (index.error) lines.push(`  error      [${index.error.code}] ${index.error.message}`);
   else if (!index.exists) lines.push("  none yet");

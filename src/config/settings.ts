@@ -25,6 +25,7 @@ export const settingsSchema = z
     logLevel: z.enum(LOG_LEVELS),
     decisionLog: z.enum(DECISION_LOG_MODES),
     explorer: z.boolean(),
+    tieBreak: z.boolean(),
   })
   .strict();
 
@@ -47,6 +48,7 @@ export const DEFAULT_SETTINGS: Settings = {
   logLevel: "info",
   decisionLog: "hash",
   explorer: true,
+  tieBreak: false,
 };
 
 /** How a setting is written outside a config file: "list" is comma-separated in the environment. */
@@ -77,6 +79,7 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
   logLevel: { env: "ROUTER_LOG_LEVEL", flag: "--log-level <level>", kind: "string", description: `log level: ${LOG_LEVELS.join(", ")}` },
   decisionLog: { env: "ROUTER_DECISION_LOG", flag: "--decision-log <mode>", kind: "string", description: `per-route log line: ${DECISION_LOG_MODES.join(", ")} (hash logs the query's sha256)` },
   explorer: { env: "ROUTER_EXPLORER", flag: "--no-explorer", kind: "boolean", description: "turn off the route explorer page (/explorer) and its eval endpoint (POST /eval)" },
+  tieBreak: { env: "ROUTER_TIE_BREAK", flag: "--tie-break", kind: "boolean", description: "let the cross-encoder order candidates tied for first (needs `router models pull reranker`; unmeasured, so off)" },
 };
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];

@@ -17,7 +17,6 @@ export const FEATURES = [
   "q2q_rr",
   "bm25_rr",
   "q2d_rr",
-  "rerank",
 ] as const;
 
 /** Query-level features of the in-scope model, read off the best candidate. */
@@ -83,7 +82,6 @@ export function featureRows(evidence: Evidence[]): number[][] {
       q2q_rr: 1 / (1 + q2qRank[index]!),
       bm25_rr: item.bm25Raw > 0 ? 1 / (1 + bm25Rank[index]!) : 0,
       q2d_rr: 1 / (1 + q2dRank[index]!),
-      rerank: signals.rerank ?? 0,
     };
     return FEATURES.map((feature) => values[feature]);
   });

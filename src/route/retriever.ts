@@ -1,10 +1,15 @@
-/** A query as every retriever sees it. */
+import type { LexicalIndex } from "./lexical-index.js";
+import type { RouteModel } from "./route-model.js";
+
+/** A query as every stage of the pipeline sees it. */
 export interface RouteQuery {
   text: string;
   /** analyseText(text): stemmed content terms. */
   terms: string[];
   /** Unit vector of the query (context blended in, when given). */
   vector: Float32Array;
+  /** The embedder reads the query's script; when not, dense evidence says nothing and is left out. */
+  readable: boolean;
 }
 
 /** A skill (index into the route model) and the retriever's raw score for it. */
@@ -19,3 +24,12 @@ export interface Retriever {
   /** The best `limit` skills, best first; `allowed` restricts which skills may be returned. */
   retrieve(query: RouteQuery, limit: number, allowed?: (skill: number) => boolean): Candidate[];
 }
+
+/** What a retriever is built over: one index version's model and its lexical index. */
+export interface RetrievalSources {
+  model: RouteModel;
+  lexical: LexicalIndex;
+}
+
+/** Builds a retriever for an index version; `createRouter({ retrievers })` takes a list of these. */
+export type RetrieverFactory = (sources: RetrievalSources) => Retriever;

@@ -40,7 +40,7 @@ export async function calibrateEvidence(
 ): Promise<EvidenceCalibration | undefined> {
   const probes = absentSkillProbes(db);
   if (probes.length === 0) return undefined;
-  const router = await createRouter({ db: file, queryEncoder: encoder, reranker: null });
+  const router = await createRouter({ db: file, queryEncoder: encoder });
   try {
     const total = 2 * probes.length + EVERYDAY_REQUESTS.length;
     let done = 0;
