@@ -9,7 +9,7 @@ const COLOURS: Record<MethodId, string> = { a: "#9e9e9e", b: "#8d6e63", c: "#ffa
 
 /** Top-1 accuracy (in-scope cases) against p50 latency (log scale), one panel per eval set, one point per method. */
 export function accuracyLatencyChart(datasets: DatasetFigures[]): string {
-  const points = datasets.flatMap((dataset) => dataset.methods.filter((method) => method.metrics).map((method) => method.metrics!.latencyMs.p50));
+  const points = datasets.flatMap((dataset) => dataset.methods.filter((method) => method.metrics).map((method) => method.metrics!.latency_ms.p50));
   const low = Math.floor(Math.log10(Math.max(0.001, Math.min(...points))));
   const high = Math.max(low + 1, Math.ceil(Math.log10(Math.max(...points))));
   const width = PANEL.width * datasets.length;
@@ -53,12 +53,12 @@ function panel(dataset: DatasetFigures, offset: number, low: number, high: numbe
   const drawn: { x: number; y: number }[] = [];
   for (const method of dataset.methods) {
     if (!method.metrics) continue;
-    let cx = x(method.metrics.latencyMs.p50);
+    let cx = x(method.metrics.latency_ms.p50);
     const cy = y(method.metrics.top1);
     // A point that would hide an earlier one moves right until both show (the tooltip keeps the exact figures).
     while (drawn.some((point) => Math.hypot(point.x - cx, point.y - cy) < POINT_GAP)) cx += POINT_GAP / 2;
     drawn.push({ x: cx, y: cy });
-    parts.push(`<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="7" fill="${COLOURS[method.id]}" fill-opacity="0.9"><title>${method.id}) ${escape(METHODS[method.id].label)}: ${(method.metrics.top1 * 100).toFixed(1)}%, p50 ${method.metrics.latencyMs.p50.toFixed(2)} ms</title></circle>`);
+    parts.push(`<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="7" fill="${COLOURS[method.id]}" fill-opacity="0.9"><title>${method.id}) ${escape(METHODS[method.id].label)}: ${(method.metrics.top1 * 100).toFixed(1)}%, p50 ${method.metrics.latency_ms.p50.toFixed(2)} ms</title></circle>`);
     parts.push(`<text x="${cx.toFixed(1)}" y="${(cy + 3).toFixed(1)}" class="dot">${method.id}</text>`);
   }
   return parts.join("\n");

@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { readEvalSet } from "../src/eval/eval-set.js";
 import { runIndex } from "../src/indexer/run-index.js";
-import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
+import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
 import { replaceSections } from "./results-file.js";
 
 const CORPUS = path.resolve("../shared/corpus/skills");

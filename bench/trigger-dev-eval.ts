@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { runIndex } from "../src/indexer/run-index.js";
 import { createRouter } from "../src/route/router.js";
-import { routableQuery } from "../src/route/query-limit.js";
+import { routableQuery } from "../src/contract/limits.js";
 
 // Every skill collection of the shared corpus but openclaw, whose 2,215 skills are mostly short community uploads.
 const CURATED_COLLECTIONS = [

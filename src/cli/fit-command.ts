@@ -59,7 +59,7 @@ function formatReport(report: FitIndexReport, db: string): string {
   const held = report.heldOut;
   if (held) {
     lines.push(
-      `  held out (${held.cases} cases, never fitted on)  top-1 ${percent(held.top1)}  routed ${percent(held.routed)}  correct ${percent(held.correctInject)}  abstained ${percent(held.abstainRecall)}  ECE ${held.ece.toFixed(3)}`,
+      `  held out (${held.cases} cases, never fitted on)  top-1 ${percent(held.top1)}  routed ${percent(held.routed)}  correct ${percent(held.correct_inject)}  abstained ${percent(held.abstain_recall)}  ECE ${held.ece.toFixed(3)}`,
     );
   }
   return `${lines.join("\n")}\n`;

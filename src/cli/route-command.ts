@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { createRouter } from "../route/router.js";
-import type { RankedSkill, RouteResult } from "../route/types.js";
+import type { RankedSkill, RouteResult } from "../contract/route.js";
 import { dbOption } from "./db-option.js";
 import { parseShare } from "./number-arguments.js";
 

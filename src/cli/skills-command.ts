@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { openIndexForRead } from "../store/database.js";
+import { toSkillSummary } from "../contract/skill-wire.js";
 import { listSkills } from "../store/skill-rows.js";
 import { dbOption } from "./db-option.js";
 
@@ -7,13 +8,13 @@ export function skillsCommand(): Command {
   return new Command("skills")
     .description("list the indexed skills")
     .addOption(dbOption())
-    .option("--json", "print JSON")
+    .option("--json", "print JSON (the same shape as GET /skills)")
     .action((options: { db: string; json?: boolean }) => {
       const db = openIndexForRead(options.db);
       try {
         const skills = listSkills(db);
         if (options.json) {
-          process.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify(skills.map(toSkillSummary), null, 2)}\n`);
           return;
         }
         const nameWidth = Math.min(48, Math.max(4, ...skills.map((skill) => skill.name.length)));

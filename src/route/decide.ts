@@ -1,7 +1,7 @@
 import type { EvidenceFloor } from "./evidence-floor.js";
 import type { FusionParams } from "./fusion.js";
 import type { Evidence } from "./signals.js";
-import type { Decision, NoneReason } from "./types.js";
+import type { Decision, NoneReason } from "../contract/route.js";
 
 export interface RankedCandidate {
   name: string;

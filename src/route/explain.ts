@@ -1,7 +1,7 @@
 import { getSkill } from "../store/skill-rows.js";
 import type { ScoredCandidate } from "./score.js";
 import type { Snapshot } from "./snapshot.js";
-import type { RankedSkill } from "./types.js";
+import type { RankedSkill } from "../contract/route.js";
 
 /** One ranked candidate as a person reads it: confidence, every signal, what matched, the nearest example, the negative that fired. */
 export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, includeBody: boolean): RankedSkill {

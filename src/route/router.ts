@@ -2,9 +2,10 @@ import { createError } from "../errors.js";
 import { createReranker, type RerankerLoad } from "../models/create-reranker.js";
 import type { Reranker } from "../models/embedder.js";
 import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
-import type { SkillRecord } from "../store/records.js";
 import { asIndexError } from "../store/database.js";
-import { getSkill, listSkills, type SkillSummary } from "../store/skill-rows.js";
+import { toSkillDetail, toSkillSummary } from "../contract/skill-wire.js";
+import type { SkillDetail, SkillSummary } from "../contract/skills.js";
+import { getSkill, listSkills } from "../store/skill-rows.js";
 import { bm25Retriever } from "./bm25-retriever.js";
 import { gatherCandidates } from "./candidates.js";
 import { decide, rankedCandidate } from "./decide.js";
@@ -13,14 +14,15 @@ import { explainCandidate, round } from "./explain.js";
 import type { FusionParams } from "./fusion.js";
 import { keywordRetriever } from "./keyword-retriever.js";
 import { requireKnownSkills } from "./known-skills.js";
-import { checkQuery, prepareQuery } from "./query.js";
+import { checkRequest, prepareQuery } from "./query.js";
 import type { RetrieverFactory } from "./retriever.js";
 import type { RouteModel } from "./route-model.js";
 import { scoreQuery, type Scoring } from "./score.js";
 import type { Evidence } from "./signals.js";
 import { holdSnapshot, type Snapshot } from "./snapshot.js";
 import { breakTies } from "./tie-break.js";
-import type { RouteOptions, RouteResult } from "./types.js";
+import { DEFAULT_K } from "../contract/limits.js";
+import type { RouteOptions, RouteResult } from "../contract/route.js";
 
 export interface RouterOptions {
   /** Path of the index file. */
@@ -46,7 +48,8 @@ export interface Router {
   /** Every scored candidate of a query with its feature row, best first: the training data of `router fit`. */
   candidates(query: string, options?: RouteOptions): Promise<ScoredCandidates>;
   skills(): SkillSummary[];
-  skill(name: string): SkillRecord | undefined;
+  /** One skill with `body` exactly what would be injected, as `GET /skills/{name}` answers it. */
+  skill(name: string): SkillDetail | undefined;
   /**
    * Reloads the index when another process has written a new version; true when it did. Only a stat when the file
    * has not changed, so call it as often as you like; a version that fails to load is tried again once the file changes again.
@@ -78,7 +81,6 @@ export interface RouterStatus {
   fusion: string;
 }
 
-const DEFAULT_K = 3;
 // Candidates per retriever: 20 keeps 99% of the right skills on the eval sets at half the exact-scoring work of 50.
 const DEFAULT_CANDIDATES = 20;
 const DEFAULT_RETRIEVERS: RetrieverFactory[] = [denseRetriever, bm25Retriever, keywordRetriever];
@@ -100,7 +102,7 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
     route: (query, routeOptions = {}) => holder.use((snapshot) => routeQuery(snapshot, encoder, tieBreak.reranker, perRetriever, query, routeOptions)),
     async candidates(query, routeOptions = {}) {
       return holder.use(async (snapshot) => {
-        checkQuery(query);
+        checkRequest(query, routeOptions);
         const prepared = await prepareQuery(encoder, query, routeOptions.context);
         const scoring = scoreQuery(snapshot, prepared, gatherCandidates(snapshot.retrievers, prepared, perRetriever, allowList(snapshot.model, routeOptions)));
         return {
@@ -112,8 +114,11 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
         };
       });
     },
-    skills: () => listSkills(holder.current().db),
-    skill: (name) => getSkill(holder.current().db, name),
+    skills: () => listSkills(holder.current().db).map(toSkillSummary),
+    skill: (name) => {
+      const skill = getSkill(holder.current().db, name);
+      return skill && toSkillDetail(skill);
+    },
     refresh: () => holder.refresh((next) => checkEmbedder(next.model, encoder)),
     status: () => {
       const { model, fusion } = holder.current();
@@ -157,7 +162,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   const { model, fusion } = snapshot;
   const k = options.k ?? DEFAULT_K;
   const base = { min_margin: fusion.minMargin, index_version: model.indexVersion, embedder: model.embedder, reranker: reranker?.id ?? null };
-  checkQuery(text);
+  checkRequest(text, options);
   if (model.skills.length === 0) {
     const warnings = ["the index has no skills: run `router index <path>`"];
     const timing_ms = { embed: 0, retrieve: 0, score: 0, rerank: 0, total: 0 };

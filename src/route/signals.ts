@@ -4,7 +4,7 @@ import type { KeywordMatch } from "./keyword-matcher.js";
 import type { LexicalIndex } from "./lexical-index.js";
 import type { RouteQuery } from "./retriever.js";
 import type { RouteModel } from "./route-model.js";
-import type { Signals } from "./types.js";
+import type { Signals } from "../contract/route.js";
 
 // Raw BM25 is unbounded; x / (x + BM25_HALF) maps it into [0, 1) with 0.5 at a typical strong match.
 const BM25_HALF = 10;

@@ -25,7 +25,6 @@ import {
   skillDetailSchema,
   skillSummarySchema,
 } from "./schemas.js";
-import { skillDetail } from "./skill-detail.js";
 
 /** Where the app finds the router: absent while it loads, with the reason when loading failed. */
 export interface RouterSlot {
@@ -150,7 +149,7 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     // Served from the index, never from disk: a name cannot reach a file outside the indexed roots.
     const skill = ready(slot).skill(name);
     if (!skill) throw createError("SKILL_NOT_FOUND", `No skill named "${clip(name)}"`, { name: clip(name) });
-    return c.json(skillDetail(skill), 200);
+    return c.json(skill, 200);
   });
 
   app.openapi(healthEndpoint, (c) => c.json({ status: "ok" as const, version: VERSION }, 200));

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { createError, isRouterError, type ErrorCode, type RouterError } from "../errors.js";
-import { MAX_QUERY_CHARS } from "../route/query-limit.js";
+import { MAX_QUERY_CHARS } from "../contract/limits.js";
 import { clientClosedRequest } from "./client-abort.js";
 import { clip, LISTED_IN_DETAILS, LISTED_IN_MESSAGE } from "./echo-limits.js";
 

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { RouterStatus } from "../route/router.js";
-import type { RouteResult } from "../route/types.js";
+import type { RouteResult } from "../contract/route.js";
 
 // Routing answers in milliseconds; the top buckets catch model loads, reloads and timeouts.
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -3,7 +3,7 @@ import { computeMetrics } from "../../src/eval/metrics.js";
 import type { CaseOutcome } from "../../src/eval/run-cases.js";
 import { triggerCases } from "../../src/eval/trigger-eval.js";
 import { routedElsewhere, triggerAccuracy, triggerView } from "../../src/eval/trigger-view.js";
-import type { RankedSkill, RouteResult } from "../../src/route/types.js";
+import type { RankedSkill, RouteResult } from "../../src/contract/route.js";
 
 function outcome(expected: string | null, injected: string | null, ranked: [string, number][]): CaseOutcome {
   const skills = ranked.map(([name, confidence]) => ({ name, confidence }) as RankedSkill);
@@ -31,9 +31,9 @@ describe("trigger evals", () => {
     expect(viewed.map((item) => item.decision)).toEqual(["inject", "none", "none", "inject", "none"]);
     expect(viewed.map((item) => item.confidence)).toEqual([0.9, 0.3, 0.1, 0.7, 0.2]);
     const metrics = computeMetrics(viewed);
-    expect(metrics.correctInject).toBe(0.5);
-    expect(metrics.abstainRecall).toBeCloseTo(2 / 3);
-    expect(metrics.falseTrigger).toBe(1 / 5);
+    expect(metrics.correct_inject).toBe(0.5);
+    expect(metrics.abstain_recall).toBeCloseTo(2 / 3);
+    expect(metrics.false_trigger).toBe(1 / 5);
     expect(routedElsewhere(outcomes, "pdf")).toBe(1);
     // skill-creator's pass rate: 1 of 2 should-trigger cases and 2 of 3 should-not cases decided right.
     expect(triggerAccuracy(metrics)).toBeCloseTo(3 / 5);

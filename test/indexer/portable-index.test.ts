@@ -103,21 +103,21 @@ describe("a portable index", () => {
     const env = { ROUTER_SKILLS_ROOT: path.join(app, "skills") };
 
     const url = await serve(db, env);
-    const listing = (await (await fetch(`${url}/skills`)).json()) as { name: string; sourcePath: string }[];
+    const listing = (await (await fetch(`${url}/skills`)).json()) as { name: string; source_path: string }[];
     expect(listing).toHaveLength(4);
-    for (const summary of listing) expectRealPaths(summary.sourcePath);
-    const detail = (await (await fetch(`${url}/skills/k8s-debug`)).json()) as { sourcePath: string; body: string };
-    expectRealPaths(detail.sourcePath, detail.body);
+    for (const summary of listing) expectRealPaths(summary.source_path);
+    const detail = (await (await fetch(`${url}/skills/k8s-debug`)).json()) as { source_path: string; body: string };
+    expectRealPaths(detail.source_path, detail.body);
     const routed = (await (await fetch(`${url}/route`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "my pod keeps restarting", include: ["body"] }) })).json()) as {
       selected: string[];
       skills: { name: string; body: string }[];
     };
     expect(routed.selected).toEqual(["k8s-debug"]);
-    expectRealPaths(detail.sourcePath, routed.skills[0]!.body);
+    expectRealPaths(detail.source_path, routed.skills[0]!.body);
 
     const shown = runCli(["show", "k8s-debug", "--db", db], { env });
     expect(shown.status, shown.stderr).toBe(0);
-    expectRealPaths(detail.sourcePath, shown.stdout.trimEnd());
+    expectRealPaths(detail.source_path, shown.stdout.trimEnd());
 
     const mcp = new Client({ name: "portable-test", version: "1.0.0" });
     await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--db", db], env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" }));
@@ -131,7 +131,7 @@ describe("a portable index", () => {
 
     // Without the variable, paths are the ones recorded at index time: where `router index` read the skills.
     const unmapped = runCli(["show", "k8s-debug", "--db", db, "--json"], { env: { ROUTER_SKILLS_ROOT: "" } });
-    expect(JSON.parse(unmapped.stdout).sourcePath).toBe(path.join(build, "skills", "k8s-debug", "SKILL.md"));
+    expect(JSON.parse(unmapped.stdout).source_path).toBe(path.join(build, "skills", "k8s-debug", "SKILL.md"));
   });
 
   it("re-bases roots by position with ROUTER_SKILLS_ROOT; an empty entry keeps a root, and a file root keeps its name", () => {

@@ -163,7 +163,7 @@ describe("router lifecycle", () => {
 
   it("lists skills and reads one", () => {
     expect(router.skills().map((skill) => skill.name)).toEqual(["get_current_weather", "git-commit-messages", "k8s-debug", "pdf-extract", "sql-query-review"]);
-    expect(router.skill("k8s-debug")?.sourcePath).toBe(path.join(root, "k8s-debug", "SKILL.md"));
+    expect(router.skill("k8s-debug")?.source_path).toBe(path.join(root, "k8s-debug", "SKILL.md"));
     expect(router.skill("nope")).toBeUndefined();
   });
 });

@@ -146,8 +146,8 @@ describe("the route explorer in Chromium", () => {
     expect(await page.textContent("#eval-heading")).toMatch(/^examples\.json: 80 of 80 cases \(all\) in \d+(\.\d)? m?s, index v1$/);
     const tile = (metric: string) => page.textContent(`.tile[data-metric="${metric}"] .value`);
     expect(await tile("top-1")).toBe(`${(expected.metrics.top1 * 100).toFixed(1)}%`);
-    expect(await tile("abstained")).toBe(`${(expected.metrics.abstainRecall * 100).toFixed(1)}%`);
-    expect(await tile("false triggers")).toBe(`${(expected.metrics.falseTrigger * 100).toFixed(1)}%`);
+    expect(await tile("abstained")).toBe(`${(expected.metrics.abstain_recall * 100).toFixed(1)}%`);
+    expect(await tile("false triggers")).toBe(`${(expected.metrics.false_trigger * 100).toFixed(1)}%`);
 
     const rows = page.locator("#confusion tr");
     expect(await rows.count()).toBe(Math.min(12, expected.confusion.length) + 1);

@@ -80,8 +80,8 @@ describe("POST /eval", () => {
     const { status, json } = await postEval(readFileSync(EXAMPLES, "utf8"), "?split=all");
     expect(status).toBe(200);
     const cli = await evaluateFile({ file: EXAMPLES, db, fallbackDb: db, cacheDir: dir, split: "all", splitOptions: DEFAULT_SPLIT });
-    const { latencyMs: _served, ...served } = json.metrics;
-    const { latencyMs: _measured, ...measured } = cli.metrics;
+    const { latency_ms: _served, ...served } = json.metrics;
+    const { latency_ms: _measured, ...measured } = cli.metrics;
     expect(served).toEqual(measured);
     expect([json.split, json.set_cases, json.cases.length, json.index_versions]).toEqual(["all", examples.cases.length, examples.cases.length, [1]]);
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RouteResult } from "../../src/route/types.js";
+import type { RouteResult } from "../../src/contract/route.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { capturedLogs, postRoute, serveApp } from "./support.js";

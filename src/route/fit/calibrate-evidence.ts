@@ -5,7 +5,7 @@ import { readManifests } from "../../store/manifest-rows.js";
 import { listSkills } from "../../store/skill-rows.js";
 import { embedderReads } from "../embedder-coverage.js";
 import { writeEvidenceFloor, type EvidenceFloor } from "../evidence-floor.js";
-import { routableQuery } from "../query-limit.js";
+import { routableQuery } from "../../contract/limits.js";
 import { createRouter, type Router } from "../router.js";
 import { EVERYDAY_REQUESTS } from "./everyday-requests.js";
 

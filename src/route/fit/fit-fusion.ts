@@ -1,7 +1,7 @@
 import type { AbstainExamples } from "../../store/abstain-examples.js";
 import { decide, rankedCandidate, type DecisionParams, type RankedCandidate } from "../decide.js";
 import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../fusion.js";
-import { routableQuery } from "../query-limit.js";
+import { routableQuery } from "../../contract/limits.js";
 import type { Router } from "../router.js";
 import { denseStandIn, scoreCandidates, type Scoring } from "../score.js";
 import { abstainSimilarity, type Evidence } from "../signals.js";

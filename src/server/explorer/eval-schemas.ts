@@ -22,18 +22,18 @@ export const evalRunSchema = z
     metrics: z
       .object({
         cases: z.number().int(),
-        inScope: z.number().int(),
-        noSkill: z.number().int(),
+        in_scope: z.number().int(),
+        no_skill: z.number().int(),
         top1: share,
-        recallAt3: share,
+        recall_at_3: share,
         mrr: share,
         routed: share,
-        correctInject: share,
-        abstainPrecision: share,
-        abstainRecall: share,
-        falseTrigger: share,
+        correct_inject: share,
+        abstain_precision: share,
+        abstain_recall: share,
+        false_trigger: share,
         ece: z.number(),
-        latencyMs: z.object({ p50: z.number(), p95: z.number(), p99: z.number() }),
+        latency_ms: z.object({ p50: z.number(), p95: z.number(), p99: z.number() }),
       })
       .openapi({ description: "The metrics `router eval --json` reports." }),
     confusion: z

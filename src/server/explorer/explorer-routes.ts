@@ -51,7 +51,7 @@ export function addExplorer(app: OpenAPIHono<{ Variables: RequestVariables }>, r
     const split = c.req.valid("query").split ?? "test";
     const run = await runEvalSet(router(), c.req.valid("json"), split, c.get("deadline"));
     const { metrics } = run;
-    options.logger.info({ event: "eval", request_id: c.get("requestId"), split, cases: metrics.cases, top1: metrics.top1, routed: metrics.routed, abstained: metrics.abstainRecall, duration_ms: Math.round(run.duration_ms) }, "eval set routed");
+    options.logger.info({ event: "eval", request_id: c.get("requestId"), split, cases: metrics.cases, top1: metrics.top1, routed: metrics.routed, abstained: metrics.abstain_recall, duration_ms: Math.round(run.duration_ms) }, "eval set routed");
     return c.json(run, 200);
   });
 }
