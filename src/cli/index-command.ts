@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { runIndex, type IndexSummary } from "../indexer/run-index.js";
+import type { IndexSummary } from "../indexer/run-index.js";
 import type { EvidenceCalibration } from "../route/fit/calibrate-evidence.js";
 import type { SkillProblem } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
@@ -31,6 +31,7 @@ export function indexCommand(): Command {
         embed: createProgress("embedding", process.stderr, showProgress),
         calibrate: createProgress("calibrating", process.stderr, showProgress),
       };
+      const { runIndex } = await import("../indexer/run-index.js");
       const summary = await runIndex({
         paths,
         db: options.db,
