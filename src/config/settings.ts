@@ -1,3 +1,4 @@
+import os from "node:os";
 import { z } from "zod";
 import { DEFAULT_DB_PATH } from "../store/database.js";
 
@@ -24,6 +25,9 @@ export const settingsSchema = z
     watchDebounceMs: milliseconds(600_000),
     logLevel: z.enum(LOG_LEVELS),
     decisionLog: z.enum(DECISION_LOG_MODES),
+    embedWorkers: z.number().int().min(1).max(64),
+    embedMaxBatch: z.number().int().min(1).max(256),
+    embedBatchWindowMs: milliseconds(100),
   })
   .strict();
 
@@ -45,6 +49,9 @@ export const DEFAULT_SETTINGS: Settings = {
   watchDebounceMs: 1_000,
   logLevel: "info",
   decisionLog: "hash",
+  embedWorkers: defaultEmbedWorkers(),
+  embedMaxBatch: 32,
+  embedBatchWindowMs: 2,
 };
 
 /** How a setting is written outside a config file: "list" is comma-separated in the environment. */
@@ -74,6 +81,9 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
   watchDebounceMs: { env: "ROUTER_WATCH_DEBOUNCE_MS", flag: "--watch-debounce-ms <ms>", kind: "integer", description: "quiet time after a change before re-indexing" },
   logLevel: { env: "ROUTER_LOG_LEVEL", flag: "--log-level <level>", kind: "string", description: `log level: ${LOG_LEVELS.join(", ")}` },
   decisionLog: { env: "ROUTER_DECISION_LOG", flag: "--decision-log <mode>", kind: "string", description: `per-route log line: ${DECISION_LOG_MODES.join(", ")} (hash logs the query's sha256)` },
+  embedWorkers: { env: "ROUTER_EMBED_WORKERS", flag: "--embed-workers <n>", kind: "integer", description: "worker threads embedding queries, each with its own copy of the model (default: one per core beyond the first)" },
+  embedMaxBatch: { env: "ROUTER_EMBED_MAX_BATCH", flag: "--embed-max-batch <n>", kind: "integer", description: "most queries embedded in one worker call" },
+  embedBatchWindowMs: { env: "ROUTER_EMBED_BATCH_WINDOW_MS", flag: "--embed-batch-window-ms <ms>", kind: "integer", description: "longest a query waits for others to join its batch while other batches are being embedded (0: never)" },
 };
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
@@ -82,6 +92,14 @@ export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 export function withDefaults(values: Partial<Settings>): Settings {
   const given = Object.fromEntries(SETTING_KEYS.filter((key) => values[key] !== undefined).map((key) => [key, values[key]]));
   return { ...DEFAULT_SETTINGS, ...given };
+}
+
+/**
+ * One embedding worker per core beyond the first, which the server's own thread needs for HTTP and routing, and at
+ * most 2: each holds its own model (about 125 MB), and the one routing thread cannot use more (bench/RESULTS.md, Throughput).
+ */
+export function defaultEmbedWorkers(cores = os.availableParallelism()): number {
+  return Math.min(2, Math.max(1, cores - 1));
 }
 
 export function isLoopback(host: string): boolean {
