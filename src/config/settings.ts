@@ -1,5 +1,6 @@
 import os from "node:os";
 import { z } from "zod";
+import { QUERY_BATCHING_DEFAULTS } from "../models/query-encoder.js";
 import { DEFAULT_DB_PATH } from "../store/database.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -50,8 +51,8 @@ export const DEFAULT_SETTINGS: Settings = {
   logLevel: "info",
   decisionLog: "hash",
   embedWorkers: defaultEmbedWorkers(),
-  embedMaxBatch: 32,
-  embedBatchWindowMs: 2,
+  embedMaxBatch: QUERY_BATCHING_DEFAULTS.maxBatch,
+  embedBatchWindowMs: QUERY_BATCHING_DEFAULTS.batchWindowMs,
 };
 
 /** How a setting is written outside a config file: "list" is comma-separated in the environment. */

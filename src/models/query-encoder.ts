@@ -37,7 +37,10 @@ export interface QueryEncoder {
 }
 
 export interface QueryBatching {
-  /** Most texts in one call to a worker (default 32: the offline model's own inference batch). */
+  /**
+   * Most texts in one call to a worker (default 4). Every text of a batch is padded to its longest, so on a mix of
+   * short and long messages the CPU per text is lowest at 2 to 4 and rises past them (bench/RESULTS.md, Throughput).
+   */
   maxBatch?: number;
   /** Longest a text waits for others to join its batch, and only while other batches are in flight (default 2 ms; 0: never). */
   batchWindowMs?: number;
@@ -50,7 +53,8 @@ export interface QueryEncoderOptions extends EmbedderOptions, QueryBatching {
   workers?: number;
 }
 
-export const QUERY_BATCHING_DEFAULTS: Required<QueryBatching> = { maxBatch: 32, batchWindowMs: 2 };
+// The window is about one short query's embedding time: a held query never waits much longer than the batch ahead of it.
+export const QUERY_BATCHING_DEFAULTS: Required<QueryBatching> = { maxBatch: 4, batchWindowMs: 2 };
 const DEFAULT_CACHE_SIZE = 10_000;
 
 export async function createQueryEncoder(options: QueryEncoderOptions = {}): Promise<QueryEncoder> {

@@ -51,11 +51,11 @@ describe("query encoder (worker thread + LRU cache)", () => {
   it("batches concurrent queries and embeds a repeated one once", async () => {
     const calls: number[] = [];
     const counting: Embedder = { ...inProcess, embed: (texts) => (calls.push(texts.length), inProcess.embed(texts)), close: async () => {} };
-    const batching = queryEncoderOver(counting, 100);
+    const batching = queryEncoderOver(counting, 100, { maxBatch: 8 });
     const texts = Array.from({ length: 20 }, (_, index) => `concurrent query ${index}`);
     const vectors = await Promise.all([...texts, ...texts].map((text) => batching.embedQuery(text)));
     expect(vectors).toHaveLength(40);
-    expect(calls).toEqual([20]);
+    expect(calls).toEqual([8, 8, 4]);
     expect(cosine(vectors[3]!, vectors[23]!)).toBeGreaterThan(0.99999);
   });
 
