@@ -9,6 +9,7 @@
 // Writes the "## Throughput" section of bench/RESULTS.md. Reads ../shared/eval and ../shared/corpus; the indexes
 // are built once into bench/.cache (10,000 skills: a few minutes).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -100,18 +101,12 @@ async function measuredCpu<T extends { latencies: number[]; errors: number }>(pi
   return { ...outcome, cpu: { main, workers: (after.total - before.total) / done - main } };
 }
 
-/** Real user messages from the eval sets that the API accepts, distinct, in a fixed shuffled order. */
+/** Real user messages from the eval sets that the API accepts, distinct, in a fixed order that mixes the sets (by hash). */
 function distinctQueries(): string[] {
   const queries = new Set<string>();
   for (const file of EVAL_SETS) for (const item of readEvalSet(file).cases) if (item.query.trim() !== "" && item.query.length <= MAX_QUERY_CHARS) queries.add(item.query);
-  const list = [...queries];
-  let seed = 42;
-  for (let i = list.length - 1; i > 0; i--) {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    const j = seed % (i + 1);
-    [list[i], list[j]] = [list[j]!, list[i]!];
-  }
-  return list;
+  const order = new Map([...queries].map((query) => [query, createHash("sha256").update(query).digest("hex")]));
+  return [...queries].sort((a, b) => (order.get(a)! < order.get(b)! ? -1 : 1));
 }
 
 /** Texts per second the workers embed at each batch size, every worker busy with its own share. */
