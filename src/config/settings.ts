@@ -97,7 +97,7 @@ export function withDefaults(values: Partial<Settings>): Settings {
 
 /**
  * One embedding worker per core beyond the first, which the server's own thread needs for HTTP and routing, and at
- * most 2: each holds its own model (about 125 MB), and the one routing thread cannot use more (bench/RESULTS.md, Throughput).
+ * most 2: each holds its own model (about 80 MB), and the one routing thread cannot use more (bench/RESULTS.md, Throughput).
  */
 export function defaultEmbedWorkers(cores = os.availableParallelism()): number {
   return Math.min(2, Math.max(1, cores - 1));
