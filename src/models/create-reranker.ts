@@ -20,6 +20,35 @@ export async function createReranker(options: RerankerOptions = {}): Promise<Rer
   return startRerankerWorker(options);
 }
 
+/** A reranker whose worker thread starts on the first `load()`: a router that never reranks never starts it. */
+export interface LazyReranker {
+  /** Looks for the files and starts the worker the first time; every later call gets that same outcome. */
+  load(): Promise<RerankerLoad>;
+  /** Whether `load()` has been called (the worker is started, starting, or was found unavailable). */
+  readonly started: boolean;
+  /** Stops the worker if one was started (after its start finishes); `load()` then answers "unavailable". */
+  close(): Promise<void>;
+}
+
+export function createLazyReranker(options: RerankerOptions = {}): LazyReranker {
+  let loading: Promise<RerankerLoad> | undefined;
+  let closed = false;
+  return {
+    load() {
+      if (closed) return Promise.resolve({ status: "unavailable", reason: "reranker closed" });
+      return (loading ??= createReranker(options));
+    },
+    get started() {
+      return loading !== undefined;
+    },
+    async close() {
+      closed = true;
+      const load = await loading;
+      if (load?.status === "ready") await load.reranker.close();
+    },
+  };
+}
+
 /** The same reranker run on the calling thread (what the worker itself runs). */
 export async function loadRerankerInProcess(options: RerankerOptions = {}): Promise<RerankerLoad> {
   const settings = modelSettings(options);
