@@ -4,8 +4,7 @@ import type { SettingSource } from "../config/load-settings.js";
 import { addSettingOptions, settingsFromOptions } from "../config/setting-options.js";
 import { isLoopback, maskSecrets, SETTING_KEYS, type SettingKey, type Settings } from "../config/settings.js";
 import { isRouterError } from "../errors.js";
-import { planEmbedder } from "../models/create-embedder.js";
-import { diagnoseModels, type ModelDiagnosis } from "../models/diagnose-models.js";
+import type { ModelDiagnosis } from "../models/diagnose-models.js";
 import { DEFAULT_DB_PATH, openIndexForRead } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
@@ -57,6 +56,7 @@ async function buildReport(options: Record<string, unknown>, modelsDir: string):
   const warnings: string[] = [];
   const problems: string[] = [];
   const { config, db } = readConfig(options, warnings, problems);
+  const { diagnoseModels } = await import("../models/diagnose-models.js");
   const models = await diagnoseModels({ modelsDir });
   const index = readIndex(db);
   if ("error" in models.embedder) problems.push(`embedder: ${models.embedder.error.message}`);
@@ -68,7 +68,7 @@ async function buildReport(options: Record<string, unknown>, modelsDir: string):
   else if (!index.exists) warnings.push(`no index at ${db} yet: run \`router index <path>\``);
   else {
     if (index.texts !== index.vectors) problems.push(`index has ${index.texts} texts but ${index.vectors} vectors: run \`router index\` again`);
-    if (index.embedder && "id" in models.embedder && index.embedder !== models.embedder.id) warnings.push(...embedderChange(index.embedder, models.embedder.id, modelsDir, problems));
+    if (index.embedder && "id" in models.embedder && index.embedder !== models.embedder.id) warnings.push(...(await embedderChange(index.embedder, models.embedder.id, modelsDir, problems)));
   }
   const status = problems.length > 0 ? "problems" : warnings.length > 0 ? "warnings" : "ok";
   return { status, config, models, index, warnings, problems };
@@ -96,7 +96,8 @@ function settingWarnings(settings: Settings): string[] {
 }
 
 /** The index was built by another embedder than `auto` picks now: fine until the next index run, unless it is gone. */
-function embedderChange(indexEmbedder: string, current: string, modelsDir: string, problems: string[]): string[] {
+async function embedderChange(indexEmbedder: string, current: string, modelsDir: string, problems: string[]): Promise<string[]> {
+  const { planEmbedder } = await import("../models/create-embedder.js");
   try {
     planEmbedder({ modelsDir, indexEmbedder });
     return [`index built with ${indexEmbedder}, but ${current} is picked now: queries keep using ${indexEmbedder} until the next \`router index\` re-embeds every skill`];

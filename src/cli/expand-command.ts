@@ -2,10 +2,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
 import { createError } from "../errors.js";
-import { PROMPT_VERSION } from "../expand/expansion-prompt.js";
-import { manifestRequestLines } from "../expand/request-lines.js";
-import { readResponseLines } from "../expand/response-lines.js";
-import { runIndex } from "../indexer/run-index.js";
 import { openIndexForRead } from "../store/database.js";
 import { readRoots } from "../store/index-meta.js";
 import { readManifests } from "../store/manifest-rows.js";
@@ -38,12 +34,12 @@ export function expandCommand(): Command {
     if ((options.export === undefined) === (options.import === undefined)) {
       throw createError("INVALID_ARGUMENT", "give exactly one of --export <file> or --import <file>");
     }
-    if (options.export !== undefined) exportRequests(options.export, options);
+    if (options.export !== undefined) await exportRequests(options.export, options);
     else await importResponses(options.import!, options);
   });
 }
 
-function exportRequests(file: string, options: ExpandOptionValues): void {
+async function exportRequests(file: string, options: ExpandOptionValues): Promise<void> {
   const model = options.llmModel?.trim();
   if (!model) throw createError("LLM_NOT_CONFIGURED", "--export needs the model the requests are for: --llm-model or ROUTER_LLM_MODEL");
   const db = openIndexForRead(options.db);
@@ -60,6 +56,7 @@ function exportRequests(file: string, options: ExpandOptionValues): void {
   // Hand-written and example-query manifests win over any LLM's: asking for them would be paying for nothing.
   const selected = skills.filter((skill) => (options.skill ?? [skill.name]).includes(skill.name));
   const wanted = selected.filter((skill) => !["file", "examples"].includes(manifests.get(skill.id)?.source ?? ""));
+  const [{ manifestRequestLines }, { PROMPT_VERSION }] = await Promise.all([import("../expand/request-lines.js"), import("../expand/expansion-prompt.js")]);
   const lines = manifestRequestLines(wanted, skills, model);
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   writeFileSync(file, lines.map((line) => JSON.stringify(line)).join("\n") + (lines.length > 0 ? "\n" : ""));
@@ -79,6 +76,7 @@ async function importResponses(file: string, options: ExpandOptionValues): Promi
   } catch (error) {
     throw createError("PATH_NOT_FOUND", `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { path: file });
   }
+  const { readResponseLines } = await import("../expand/response-lines.js");
   const { imports, problems } = readResponseLines(text, path.basename(file));
   if (imports.size === 0) {
     throw createError("MANIFEST_IMPORT_INVALID", `No usable manifest in ${file}${problems.length > 0 ? `:\n  ${problems.slice(0, 10).join("\n  ")}` : " (the file is empty)"}`, { problems });
@@ -99,6 +97,7 @@ async function importResponses(file: string, options: ExpandOptionValues): Promi
   if (roots.length === 0) throw createError("INDEX_NOT_FOUND", `${options.db} has no indexed paths: run \`router index <path>\` first`);
 
   // The import is an index run of the same paths: manifests, texts and vectors change together, in one transaction.
+  const { runIndex } = await import("../indexer/run-index.js");
   const summary = await runIndex({
     paths: roots,
     db: options.db,

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { runIndex, type IndexSummary } from "../indexer/run-index.js";
+import type { IndexSummary } from "../indexer/run-index.js";
 import type { EvidenceCalibration } from "../route/fit/calibrate-evidence.js";
 import type { SkillProblem } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
@@ -26,6 +26,7 @@ export function indexCommand(): Command {
     async (paths: string[], options: LlmOptionValues & { db: string; json?: boolean; strict?: boolean; allowEmpty?: boolean; verbose?: boolean; quiet?: boolean }) => {
       const showProgress = !options.quiet && !options.json;
       const progress = indexProgress(showProgress);
+      const { runIndex } = await import("../indexer/run-index.js");
       const summary = await runIndex({
         paths,
         db: options.db,

@@ -1,22 +1,28 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { isRouterError } from "../errors.js";
-import { asIndexError } from "../store/database.js";
 import { VERSION } from "../version.js";
 import { EXIT, exitCodeFor } from "./exit-codes.js";
-import { doctorCommand } from "./doctor-command.js";
-import { evalCommand } from "./eval-command.js";
-import { expandCommand } from "./expand-command.js";
-import { fitCommand } from "./fit-command.js";
-import { hookCommand } from "./hook-command.js";
-import { indexCommand } from "./index-command.js";
-import { manifestsCommand } from "./manifests-command.js";
-import { mcpCommand } from "./mcp-command.js";
-import { modelsCommand } from "./models-command.js";
-import { routeCommand } from "./route-command.js";
-import { serveCommand } from "./serve-command.js";
-import { showCommand } from "./show-command.js";
-import { skillsCommand } from "./skills-command.js";
+
+/**
+ * Every command, in the order help lists them, each imported only when it may run: `router --version` loads none,
+ * `router route ...` only route's module (and each command's module loads its heavy parts only in its action).
+ */
+const COMMANDS: [name: string, load: () => Promise<Command>][] = [
+  ["index", async () => (await import("./index-command.js")).indexCommand()],
+  ["skills", async () => (await import("./skills-command.js")).skillsCommand()],
+  ["show", async () => (await import("./show-command.js")).showCommand()],
+  ["route", async () => (await import("./route-command.js")).routeCommand()],
+  ["fit", async () => (await import("./fit-command.js")).fitCommand()],
+  ["eval", async () => (await import("./eval-command.js")).evalCommand()],
+  ["serve", async () => (await import("./serve-command.js")).serveCommand()],
+  ["expand", async () => (await import("./expand-command.js")).expandCommand()],
+  ["manifests", async () => (await import("./manifests-command.js")).manifestsCommand()],
+  ["models", async () => (await import("./models-command.js")).modelsCommand()],
+  ["doctor", async () => (await import("./doctor-command.js")).doctorCommand()],
+  ["hook", async () => (await import("./hook-command.js")).hookCommand()],
+  ["mcp", async () => (await import("./mcp-command.js")).mcpCommand()],
+];
 
 // `router skills | head` closes stdout early; that is the reader's choice, not an error.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -25,15 +31,25 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 const program = new Command("router").description("skill-router: tells an LLM agent which installed skill to inject for a message, or none").version(VERSION);
-for (const command of [indexCommand(), skillsCommand(), showCommand(), routeCommand(), fitCommand(), evalCommand(), serveCommand(), expandCommand(), manifestsCommand(), modelsCommand(), doctorCommand(), hookCommand(), mcpCommand()]) {
-  program.addCommand(command);
-}
+const args = process.argv.slice(2);
+for (const command of await Promise.all(COMMANDS.filter(([name]) => needed(name, args)).map(([, load]) => load()))) program.addCommand(command);
 withCliBehaviour(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  process.exitCode = reportError(error);
+  process.exitCode = await reportError(error);
+}
+
+/**
+ * Whether commander could reach this command with these arguments: the command named first (or after `help`) alone;
+ * none for a bare --version; all of them otherwise, since help and "unknown command" list them.
+ */
+function needed(name: string, args: string[]): boolean {
+  const named = args[0] === "help" ? args[1] : args[0];
+  if (COMMANDS.some(([known]) => known === named)) return name === named;
+  const operand = args.findIndex((arg) => !arg.startsWith("-"));
+  return !args.slice(0, operand === -1 ? undefined : operand).some((arg) => arg === "-V" || arg === "--version");
 }
 
 /** Every command, subcommands too (addCommand does not pass settings down): help after a usage error, errors thrown to reportError. */
@@ -42,12 +58,13 @@ function withCliBehaviour(command: Command): void {
   for (const child of command.commands) withCliBehaviour(child);
 }
 
-function reportError(error: unknown): number {
+async function reportError(error: unknown): Promise<number> {
   if (error instanceof CommanderError) {
     // Commander already printed the message (or the help/version text, which exit with code 0).
     return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
   }
   // Damage deep inside an index file surfaces only when a page is read, from any command.
+  const { asIndexError } = await import("../store/database.js");
   const reported = asIndexError(error, "the index file");
   if (isRouterError(reported)) {
     process.stderr.write(`error [${reported.code}]: ${reported.message}\n`);

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
-import { manifestFileName, manifestYaml } from "../expand/manifest-export.js";
 import { openIndexForRead } from "../store/database.js";
 import { readManifests } from "../store/manifest-rows.js";
 import { getSkill, listSkills } from "../store/skill-rows.js";
@@ -13,7 +12,8 @@ export function manifestsCommand(): Command {
     .argument("<dir>", "folder to write into (created when missing; files of the same name are replaced)")
     .addOption(dbOption())
     .option("--json", "print the list of written files as JSON")
-    .action((dir: string, options: { db: string; json?: boolean }) => {
+    .action(async (dir: string, options: { db: string; json?: boolean }) => {
+      const { manifestFileName, manifestYaml } = await import("../expand/manifest-export.js");
       const db = openIndexForRead(options.db);
       const written: { skill: string; source: string; file: string }[] = [];
       try {

@@ -1,9 +1,5 @@
 import { Command, Option } from "commander";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createRouterClient } from "../client/router-client.js";
-import { AnsweringTransport } from "../mcp/answering-transport.js";
-import { createMcpServer } from "../mcp/mcp-server.js";
-import { localSkillSource, remoteSkillSource, type SkillSource } from "../mcp/skill-source.js";
+import type { SkillSource } from "../mcp/skill-source.js";
 import { VERSION } from "../version.js";
 import { dbOption } from "./db-option.js";
 
@@ -33,6 +29,13 @@ Any MCP client:  {"mcpServers": {"skill-router": {"command": "router", "args": [
     .action(async (options: McpOptions) => {
       // The protocol owns stdout: a stray console.log from any library would corrupt the stream.
       console.log = console.info = console.debug = console.error;
+      const [{ StdioServerTransport }, { createRouterClient }, { AnsweringTransport }, { createMcpServer }, { localSkillSource, remoteSkillSource }] = await Promise.all([
+        import("@modelcontextprotocol/sdk/server/stdio.js"),
+        import("../client/router-client.js"),
+        import("../mcp/answering-transport.js"),
+        import("../mcp/mcp-server.js"),
+        import("../mcp/skill-source.js"),
+      ]);
       const source: SkillSource = options.url ? remoteSkillSource(createRouterClient({ url: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}) })) : await localSkillSource(options.db);
       const server = createMcpServer(source, VERSION);
       const transport = new AnsweringTransport(new StdioServerTransport());

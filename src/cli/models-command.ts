@@ -1,8 +1,7 @@
 import { Command, Option } from "commander";
 import { createError } from "../errors.js";
 import { findCatalogueModel, inspectModelFiles, MODEL_CATALOGUE, MODEL_DTYPES, type CatalogueModel, type ModelDtype } from "../models/model-catalogue.js";
-import { pullModel, type PulledFile } from "../models/pull-model.js";
-import { USE_LITE } from "../models/use-lite-embedder.js";
+import type { PulledFile } from "../models/pull-model.js";
 import { modelsDirOption } from "./models-dir-option.js";
 import { createProgress, type Progress } from "./progress.js";
 
@@ -20,7 +19,8 @@ function listCommand(): Command {
     .description("show each model, where its files go and which are present")
     .addOption(modelsDirOption())
     .option("--json", "print JSON")
-    .action((options: { modelsDir: string; json?: boolean }) => {
+    .action(async (options: { modelsDir: string; json?: boolean }) => {
+      const { USE_LITE } = await import("../models/use-lite-embedder.js");
       const rows = Object.values(MODEL_CATALOGUE).map((model) => {
         const files = inspectModelFiles(options.modelsDir, model);
         return { name: model.name, repo: model.repo, role: model.role, folder: files.folder, dtype: files.dtype ?? null, found: files.found, missing: files.missing };
@@ -48,6 +48,7 @@ function pullCommand(): Command {
     .option("--json", "print the result as JSON")
     .option("-q, --quiet", "no progress output")
     .action(async (name: string, options: { modelsDir: string; dtype: ModelDtype; revision: string; endpoint?: string; json?: boolean; quiet?: boolean }) => {
+      const { pullModel } = await import("../models/pull-model.js");
       const models = name === "all" ? Object.values(MODEL_CATALOGUE) : [findCatalogueModel(name) ?? unknownModel(name)];
       const results: { model: string; repo: string; folder: string; files: PulledFile[] }[] = [];
       for (const model of models) {

@@ -1,5 +1,4 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { createRouter } from "../route/router.js";
 import type { RankedSkill, RouteResult } from "../contract/route.js";
 import { dbOption } from "./db-option.js";
 import { parseShare } from "./number-arguments.js";
@@ -30,6 +29,7 @@ export function routeCommand(): Command {
     .option("--multi", "inject every skill above the threshold, up to k")
     .option("--body", "also print what would be injected")
     .action(async (query: string, options: RouteCommandOptions) => {
+      const { createRouter } = await import("../route/router.js");
       const router = await createRouter({ db: options.db });
       try {
         const result = await router.route(query, {

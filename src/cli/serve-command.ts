@@ -1,8 +1,6 @@
 import { Command } from "commander";
 import { addSettingOptions, settingsFromOptions } from "../config/setting-options.js";
 import { isLoopback, maskSecrets } from "../config/settings.js";
-import { createLogger } from "../server/logger.js";
-import { startServer } from "../server/serve.js";
 import { EXIT } from "./exit-codes.js";
 
 export function serveCommand(): Command {
@@ -13,6 +11,7 @@ export function serveCommand(): Command {
   );
   return addSettingOptions(command).action(async (options: Record<string, unknown>) => {
     const { settings, sources, configFile } = settingsFromOptions(options);
+    const [{ createLogger }, { startServer }] = await Promise.all([import("../server/logger.js"), import("../server/serve.js")]);
     const logger = createLogger(settings.logLevel);
     logger.info({ event: "config", config: maskSecrets(settings), sources, config_file: configFile ?? null }, "starting");
     if (!isLoopback(settings.host) && !settings.apiKey) logger.warn({ event: "config", host: settings.host }, "listening beyond loopback without an API key (set ROUTER_API_KEY)");

@@ -1,4 +1,6 @@
+import os from "node:os";
 import { z } from "zod";
+import { QUERY_BATCHING_DEFAULTS } from "../models/query-encoder.js";
 import { DEFAULT_DB_PATH } from "../store/database.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -26,6 +28,9 @@ export const settingsSchema = z
     decisionLog: z.enum(DECISION_LOG_MODES),
     explorer: z.boolean(),
     tieBreak: z.boolean(),
+    embedWorkers: z.number().int().min(1).max(64),
+    embedMaxBatch: z.number().int().min(1).max(256),
+    embedBatchWindowMs: milliseconds(100),
   })
   .strict();
 
@@ -49,6 +54,9 @@ export const DEFAULT_SETTINGS: Settings = {
   decisionLog: "hash",
   explorer: true,
   tieBreak: false,
+  embedWorkers: defaultEmbedWorkers(),
+  embedMaxBatch: QUERY_BATCHING_DEFAULTS.maxBatch,
+  embedBatchWindowMs: QUERY_BATCHING_DEFAULTS.batchWindowMs,
 };
 
 /** How a setting is written outside a config file: "list" is comma-separated in the environment. */
@@ -80,6 +88,9 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
   decisionLog: { env: "ROUTER_DECISION_LOG", flag: "--decision-log <mode>", kind: "string", description: `per-route log line: ${DECISION_LOG_MODES.join(", ")} (hash logs the query's sha256)` },
   explorer: { env: "ROUTER_EXPLORER", flag: "--no-explorer", kind: "boolean", description: "turn off the route explorer page (/explorer) and its eval endpoint (POST /eval)" },
   tieBreak: { env: "ROUTER_TIE_BREAK", flag: "--tie-break", kind: "boolean", description: "let the cross-encoder order candidates tied for first (needs `router models pull reranker`; unmeasured, so off)" },
+  embedWorkers: { env: "ROUTER_EMBED_WORKERS", flag: "--embed-workers <n>", kind: "integer", description: "worker threads embedding queries, each with its own copy of the model (default: one per core beyond the first)" },
+  embedMaxBatch: { env: "ROUTER_EMBED_MAX_BATCH", flag: "--embed-max-batch <n>", kind: "integer", description: "most queries embedded in one worker call" },
+  embedBatchWindowMs: { env: "ROUTER_EMBED_BATCH_WINDOW_MS", flag: "--embed-batch-window-ms <ms>", kind: "integer", description: "longest a query waits for others to join its batch while other batches are being embedded (0: never)" },
 };
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
@@ -88,6 +99,14 @@ export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 export function withDefaults(values: Partial<Settings>): Settings {
   const given = Object.fromEntries(SETTING_KEYS.filter((key) => values[key] !== undefined).map((key) => [key, values[key]]));
   return { ...DEFAULT_SETTINGS, ...given };
+}
+
+/**
+ * One embedding worker per core beyond the first, which the server's own thread needs for HTTP and routing, and at
+ * most 2: each holds its own model (about 80 MB), and the one routing thread cannot use more (bench/RESULTS.md, Throughput).
+ */
+export function defaultEmbedWorkers(cores = os.availableParallelism()): number {
+  return Math.min(2, Math.max(1, cores - 1));
 }
 
 export function isLoopback(host: string): boolean {

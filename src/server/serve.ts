@@ -62,7 +62,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const load = async (): Promise<void> => {
     try {
       const modelStarted = performance.now();
-      encoder = options.router?.queryEncoder ? undefined : await createQueryEncoder({ indexEmbedder: indexEmbedder(settings.db) });
+      encoder = options.router?.queryEncoder ? undefined : await createQueryEncoder({ indexEmbedder: indexEmbedder(settings.db), workers: settings.embedWorkers, maxBatch: settings.embedMaxBatch, batchWindowMs: settings.embedBatchWindowMs });
       const indexStarted = performance.now();
       if (encoder) metrics.modelLoadSeconds.set((indexStarted - modelStarted) / 1000);
       const router = await createRouter({ db: settings.db, tieBreak: settings.tieBreak, ...options.router, ...(encoder ? { queryEncoder: encoder } : {}) });

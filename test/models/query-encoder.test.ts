@@ -1,8 +1,10 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
 import type { Embedder } from "../../src/models/embedder.js";
 import { MODEL_CATALOGUE, modelFolder } from "../../src/models/model-catalogue.js";
+import { startEmbedderWorker } from "../../src/models/model-worker-client.js";
 import { createQueryEncoder, queryEncoderOver, type QueryEncoder } from "../../src/models/query-encoder.js";
 import { createUseLiteEmbedder } from "../../src/models/use-lite-embedder.js";
 import { startServer } from "../../src/server/serve.js";
@@ -49,12 +51,11 @@ describe("query encoder (worker thread + LRU cache)", () => {
   it("batches concurrent queries and embeds a repeated one once", async () => {
     const calls: number[] = [];
     const counting: Embedder = { ...inProcess, embed: (texts) => (calls.push(texts.length), inProcess.embed(texts)), close: async () => {} };
-    const batching = queryEncoderOver(counting, 100);
+    const batching = queryEncoderOver(counting, 100, { maxBatch: 8 });
     const texts = Array.from({ length: 20 }, (_, index) => `concurrent query ${index}`);
     const vectors = await Promise.all([...texts, ...texts].map((text) => batching.embedQuery(text)));
     expect(vectors).toHaveLength(40);
-    expect(calls.reduce((sum, size) => sum + size, 0)).toBe(20);
-    expect(calls.length).toBeLessThanOrEqual(2);
+    expect(calls).toEqual([8, 8, 4]);
     expect(cosine(vectors[3]!, vectors[23]!)).toBeGreaterThan(0.99999);
   });
 
@@ -71,10 +72,140 @@ describe("query encoder (worker thread + LRU cache)", () => {
     }
   });
 
+  it("refuses a worker count or batch cap below 1", async () => {
+    await expect(createQueryEncoder({ modelsDir: tempDir(), embedder: "offline", workers: 0 })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(() => queryEncoderOver(inProcess, 10, { maxBatch: 0 })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+  });
+
   it("rejects calls after close", async () => {
     const closing = await createQueryEncoder({ modelsDir: tempDir(), embedder: "offline" });
     await closing.close();
     await expect(closing.embedQuery("too late")).rejects.toMatchObject({ code: "MODEL_FAILED" });
+  });
+});
+
+/** A real embedder whose calls are recorded and held until `open()`: the test decides when a batch in flight finishes. */
+function gated(embedder: Embedder) {
+  const calls: string[][] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const held: Embedder = {
+    id: embedder.id,
+    dimension: embedder.dimension,
+    async embed(texts) {
+      calls.push(texts);
+      await gate;
+      return embedder.embed(texts);
+    },
+    close: () => embedder.close(),
+  };
+  return { embedder: held, calls, open };
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("micro-batching over several worker threads", () => {
+  let workers: Embedder[];
+  let inProcess: Embedder;
+  beforeAll(async () => {
+    [inProcess, ...workers] = await Promise.all([createUseLiteEmbedder(), startEmbedderWorker({ embedder: "offline" }), startEmbedderWorker({ embedder: "offline" })]);
+  });
+  afterAll(async () => {
+    await Promise.all([inProcess, ...workers].map((embedder) => embedder.close()));
+  });
+
+  it("runs several workers, each embedding as the model does in process", async () => {
+    const encoder = await createQueryEncoder({ modelsDir: tempDir(), embedder: "offline", workers: 2, maxBatch: 4, batchWindowMs: 0 });
+    try {
+      const texts = Array.from({ length: 12 }, (_, index) => `restart the failing pod number ${index}`);
+      const [vectors, expected] = await Promise.all([encoder.embedMany(texts), inProcess.embed(texts)]);
+      vectors.forEach((vector, index) => expect(cosine(vector, expected[index]!)).toBeGreaterThan(0.99999));
+    } finally {
+      await encoder.close();
+    }
+  });
+
+  it("gives each idle worker a batch of at most maxBatch, and the rest to whichever frees first", async () => {
+    const [a, b] = workers.map(gated);
+    const encoder = queryEncoderOver([a!.embedder, b!.embedder], 100, { maxBatch: 4, batchWindowMs: 0 });
+    const texts = Array.from({ length: 10 }, (_, index) => `spread query ${index}`);
+    const all = encoder.embedMany(texts);
+    await nextTurn();
+    expect([a!.calls, b!.calls].map((calls) => calls.map((batch) => batch.length))).toEqual([[4], [4]]);
+    a!.open();
+    b!.open();
+    const vectors = await all;
+    expect(vectors).toHaveLength(10);
+    const batches = [...a!.calls, ...b!.calls];
+    expect(batches.every((batch) => batch.length <= 4)).toBe(true);
+    expect(batches.flat().sort()).toEqual([...texts].sort());
+  });
+
+  it("sends a lone query at once, and holds later ones (at most the window) while a batch is in flight, to go together", async () => {
+    const [a, b] = workers.map(gated);
+    const encoder = queryEncoderOver([a!.embedder, b!.embedder], 100, { maxBatch: 32, batchWindowMs: 60_000 });
+    const calls = () => [...a!.calls, ...b!.calls];
+    const first = encoder.embedQuery("the first query finds nothing in flight");
+    await nextTurn();
+    expect(calls()).toEqual([["the first query finds nothing in flight"]]);
+    const second = encoder.embedQuery("the second arrives while it is embedded");
+    await nextTurn();
+    const third = encoder.embedQuery("the third a moment later");
+    await nextTurn();
+    // An idle worker is there, but a batch is in flight: the two wait for each other instead of going one by one.
+    expect(calls()).toHaveLength(1);
+    a!.open();
+    b!.open();
+    await Promise.all([first, second, third]);
+    expect(calls().map(String).sort()).toEqual(["the first query finds nothing in flight", "the second arrives while it is embedded,the third a moment later"]);
+  });
+
+  it("sends a waiting batch when its window is over, though another is still in flight", async () => {
+    const [a, b] = workers.map(gated);
+    const encoder = queryEncoderOver([a!.embedder, b!.embedder], 100, { maxBatch: 32, batchWindowMs: 20 });
+    const first = encoder.embedQuery("held in flight");
+    await nextTurn();
+    const second = encoder.embedQuery("waits one window");
+    await vi.waitFor(() => expect([...a!.calls, ...b!.calls].map(String).sort()).toEqual(["held in flight", "waits one window"]));
+    a!.open();
+    b!.open();
+    await Promise.all([first, second]);
+  });
+});
+
+describe("query encoder errors", () => {
+  it("fails only the text the model cannot embed; a batch of such texts fails each caller with the error", async () => {
+    const modelsDir = tempDir("models-");
+    const folder = modelFolder(modelsDir, MODEL_CATALOGUE.minilm);
+    writeTinyBert(folder, "feature-extraction");
+    // A vocabulary entry past the embedding table: onnxruntime fails the whole batch holding that word.
+    const tokenizer = JSON.parse(readFileSync(path.join(folder, "tokenizer.json"), "utf8")) as { model: { vocab: Record<string, number> } };
+    tokenizer.model.vocab["explode"] = 100_000;
+    writeFileSync(path.join(folder, "tokenizer.json"), JSON.stringify(tokenizer));
+    const encoder = await createQueryEncoder({ modelsDir, maxBatch: 8 });
+    try {
+      const mixed = await Promise.allSettled(["my pod keeps restarting", "explode the cluster", "send the invoice"].map((text) => encoder.embedQuery(text)));
+      expect(mixed.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect((mixed[1] as PromiseRejectedResult).reason).toMatchObject({ code: "MODEL_FAILED", message: expect.stringMatching(/Gather.*out of data bounds/) });
+      const failing = await Promise.allSettled(["explode one", "explode two"].map((text) => encoder.embedQuery(text)));
+      expect(failing.map((outcome) => (outcome as PromiseRejectedResult).reason?.code)).toEqual(["MODEL_FAILED", "MODEL_FAILED"]);
+      // The worker is still fine afterwards.
+      expect(await encoder.embedQuery("read the logs")).toHaveLength(TINY_HIDDEN);
+    } finally {
+      await encoder.close();
+    }
+  });
+
+  it("on close, rejects queued and in-flight calls with MODEL_FAILED, and every later call", async () => {
+    const encoder = await createQueryEncoder({ modelsDir: tempDir(), embedder: "offline", maxBatch: 4 });
+    const settled = Promise.allSettled(Array.from({ length: 40 }, (_, index) => encoder.embedQuery(`closing query ${index}`)));
+    await nextTurn();
+    await encoder.close();
+    const outcomes = await settled;
+    const rejected = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+    expect(rejected.length).toBeGreaterThanOrEqual(36);
+    expect(new Set(rejected.map((outcome) => outcome.reason.code))).toEqual(new Set(["MODEL_FAILED"]));
+    await expect(encoder.embedQuery("closing query 0")).rejects.toMatchObject({ code: "MODEL_FAILED" });
   });
 });
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/config/load-settings.js";
-import { DEFAULT_SETTINGS, maskSecrets } from "../../src/config/settings.js";
+import { DEFAULT_SETTINGS, defaultEmbedWorkers, maskSecrets } from "../../src/config/settings.js";
 import { tempDir, writeFile } from "../helpers/fixtures.js";
 
 describe("settings", () => {
@@ -33,6 +33,9 @@ describe("settings", () => {
     [{ env: { ROUTER_API_KEY: "short" } }, /ROUTER_API_KEY: must be at least 16 characters/],
     [{ env: { ROUTER_LOG_LEVEL: "loud" } }, /ROUTER_LOG_LEVEL: /],
     [{ env: { ROUTER_CORS_ORIGINS: "app.example.com" } }, /ROUTER_CORS_ORIGINS: must be "\*" or an origin/],
+    [{ env: { ROUTER_EMBED_WORKERS: "0" } }, /ROUTER_EMBED_WORKERS: /],
+    [{ flags: { embedMaxBatch: 0 } }, /--embed-max-batch: /],
+    [{ env: { ROUTER_EMBED_BATCH_WINDOW_MS: "-1" } }, /ROUTER_EMBED_BATCH_WINDOW_MS: /],
   ])("refuse %j, naming the setting as it was given", (inputs, message) => {
     expect(() => loadSettings({ env: {}, ...inputs })).toThrow(message);
   });
@@ -46,6 +49,14 @@ describe("settings", () => {
     expect(() => loadSettings({ flags: { config: wrong }, env: {} })).toThrow(new RegExp(`maxBodyBytes in ${wrong}`));
     expect(() => loadSettings({ flags: { config: broken }, env: {} })).toThrow(/is not valid YAML/);
     expect(() => loadSettings({ flags: { config: path.join(dir, "missing.yaml") }, env: {} })).toThrow(/Cannot read the config file/);
+  });
+
+  it("take the query embedding settings, with one worker per core beyond the first (at most 2) by default", () => {
+    const { settings, sources } = loadSettings({ env: { ROUTER_EMBED_WORKERS: "3", ROUTER_EMBED_MAX_BATCH: "16" }, flags: { embedBatchWindowMs: 0 } });
+    expect(settings).toMatchObject({ embedWorkers: 3, embedMaxBatch: 16, embedBatchWindowMs: 0 });
+    expect(sources).toMatchObject({ embedWorkers: "env", embedMaxBatch: "env", embedBatchWindowMs: "flag" });
+    expect(DEFAULT_SETTINGS.embedWorkers).toBe(defaultEmbedWorkers());
+    expect([1, 2, 3, 4, 64].map((cores) => defaultEmbedWorkers(cores))).toEqual([1, 1, 2, 2, 2]);
   });
 
   it("mask the API key wherever settings are shown", () => {
