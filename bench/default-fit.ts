@@ -2,7 +2,7 @@ import path from "node:path";
 import { indexEvalSet } from "../src/eval/eval-index.js";
 import { readEvalSet } from "../src/eval/eval-set.js";
 import { splitCases } from "../src/eval/split.js";
-import { collectSamples, fitFusion, type FitSample } from "../src/route/fit/fit-fusion.js";
+import { collectSamples, fitFusion, type FitSample } from "../src/fit/fit-fusion.js";
 import { DEFAULT_FUSION } from "../src/route/fusion-params.js";
 import type { FusionParams } from "../src/route/fusion.js";
 import { createRouter } from "../src/route/router.js";

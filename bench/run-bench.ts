@@ -7,7 +7,7 @@ import { readEvalSet, type EvalSet } from "../src/eval/eval-set.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
 import { createReranker } from "../src/models/create-reranker.js";
 import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
-import type { FitSample } from "../src/route/fit/fit-fusion.js";
+import type { FitSample } from "../src/fit/fit-fusion.js";
 import type { FusionParams } from "../src/route/fusion.js";
 import { measureDataset, type DatasetSpec } from "./accuracy.js";
 import { fitDefaults, trainingSamples } from "./default-fit.js";

@@ -5,7 +5,7 @@ import { addSettingOptions, settingsFromOptions } from "../config/setting-option
 import { isLoopback, maskSecrets, SETTING_KEYS, type SettingKey, type Settings } from "../config/settings.js";
 import { isRouterError } from "../errors.js";
 import type { ModelDiagnosis } from "../models/diagnose-models.js";
-import { DEFAULT_DB_PATH, openIndexForRead } from "../store/database.js";
+import { DEFAULT_DB_PATH } from "../store/default-path.js";
 import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
 import { countTexts, countVectors } from "../store/vectors.js";
@@ -58,7 +58,7 @@ async function buildReport(options: Record<string, unknown>, modelsDir: string):
   const { config, db } = readConfig(options, warnings, problems);
   const { diagnoseModels } = await import("../models/diagnose-models.js");
   const models = await diagnoseModels({ modelsDir });
-  const index = readIndex(db);
+  const index = await readIndex(db);
   if ("error" in models.embedder) problems.push(`embedder: ${models.embedder.error.message}`);
   else if (!models.embedder.check.ok) problems.push(`embedder ${models.embedder.id} does not load: ${models.embedder.check.message}`);
   // The reranker only matters when the tie-break is asked for; otherwise its absence is how things should be.
@@ -107,9 +107,10 @@ async function embedderChange(indexEmbedder: string, current: string, modelsDir:
   }
 }
 
-function readIndex(path: string): IndexReport {
+async function readIndex(path: string): Promise<IndexReport> {
   if (!existsSync(path)) return { path, exists: false };
   try {
+    const { openIndexForRead } = await import("../store/database.js");
     const db = openIndexForRead(path);
     try {
       const meta = readMeta(db);

@@ -2,7 +2,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
 import { createError } from "../errors.js";
-import { openIndexForRead } from "../store/database.js";
 import { readRoots } from "../store/index-meta.js";
 import { readManifests } from "../store/manifest-rows.js";
 import { servedRootPaths } from "../store/skill-location.js";
@@ -42,6 +41,7 @@ export function expandCommand(): Command {
 async function exportRequests(file: string, options: ExpandOptionValues): Promise<void> {
   const model = options.llmModel?.trim();
   if (!model) throw createError("LLM_NOT_CONFIGURED", "--export needs the model the requests are for: --llm-model or ROUTER_LLM_MODEL");
+  const { openIndexForRead } = await import("../store/database.js");
   const db = openIndexForRead(options.db);
   let skills: Skill[];
   let manifests: ReturnType<typeof readManifests>;
@@ -83,6 +83,7 @@ async function importResponses(file: string, options: ExpandOptionValues): Promi
   }
   for (const problem of problems) process.stderr.write(`note: ${problem}\n`);
 
+  const { openIndexForRead } = await import("../store/database.js");
   const db = openIndexForRead(options.db);
   let roots: string[];
   let known: Set<string>;

@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
-import { DEFAULT_MIN_ROUTED } from "../route/fit/fit-fusion.js";
-import type { FitIndexReport } from "../route/fit/fit-index.js";
+import { DEFAULT_MIN_ROUTED } from "../fit/fit-fusion.js";
+import type { FitIndexReport } from "../fit/fit-index.js";
 import { dbOption } from "./db-option.js";
 import { parseFraction } from "./number-arguments.js";
 import { createProgress } from "./progress.js";
@@ -28,7 +28,7 @@ export function fitCommand(): Command {
     .option("--json", "print the report as JSON")
     .option("-q, --quiet", "no progress output")
     .action(async (file: string, options: FitOptions) => {
-      const [{ readEvalSet }, { splitCases }, { fitIndex }] = await Promise.all([import("../eval/eval-set.js"), import("../eval/split.js"), import("../route/fit/fit-index.js")]);
+      const [{ readEvalSet }, { splitCases }, { fitIndex }] = await Promise.all([import("../eval/eval-set.js"), import("../eval/split.js"), import("../fit/fit-index.js")]);
       const set = readEvalSet(file);
       const split = { testFraction: options.testFraction, seed: options.seed };
       const { train, test } = options.all ? { train: set.cases, test: [] } : splitCases(set.cases, split);

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { IndexSummary } from "../indexer/run-index.js";
-import type { EvidenceCalibration } from "../route/fit/calibrate-evidence.js";
+import type { EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import type { SkillProblem } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
 import { EXIT } from "./exit-codes.js";

@@ -1,6 +1,5 @@
 import { Command } from "commander";
 import { createError } from "../errors.js";
-import { openIndexForRead } from "../store/database.js";
 import { toSkillDetail } from "../contract/skill-wire.js";
 import { getSkill } from "../store/skill-rows.js";
 import { dbOption } from "./db-option.js";
@@ -11,7 +10,8 @@ export function showCommand(): Command {
     .argument("<name>", "skill name")
     .addOption(dbOption())
     .option("--json", "print the skill as JSON (the same shape as GET /skills/{name})")
-    .action((name: string, options: { db: string; json?: boolean }) => {
+    .action(async (name: string, options: { db: string; json?: boolean }) => {
+      const { openIndexForRead } = await import("../store/database.js");
       const db = openIndexForRead(options.db);
       try {
         const skill = getSkill(db, name);

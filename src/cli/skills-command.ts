@@ -1,5 +1,4 @@
 import { Command } from "commander";
-import { openIndexForRead } from "../store/database.js";
 import { toSkillSummary } from "../contract/skill-wire.js";
 import { listSkills } from "../store/skill-rows.js";
 import { dbOption } from "./db-option.js";
@@ -9,7 +8,9 @@ export function skillsCommand(): Command {
     .description("list the indexed skills")
     .addOption(dbOption())
     .option("--json", "print JSON (the same shape as GET /skills)")
-    .action((options: { db: string; json?: boolean }) => {
+    .action(async (options: { db: string; json?: boolean }) => {
+      // SQLite loads only when a command reads an index, never for --help.
+      const { openIndexForRead } = await import("../store/database.js");
       const db = openIndexForRead(options.db);
       try {
         const skills = listSkills(db);

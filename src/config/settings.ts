@@ -1,7 +1,7 @@
 import os from "node:os";
 import { z } from "zod";
 import { QUERY_BATCHING_DEFAULTS } from "../models/query-encoder.js";
-import { DEFAULT_DB_PATH } from "../store/database.js";
+import { DEFAULT_DB_PATH } from "../store/default-path.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 /** How the decision log records a query: its sha256 (default), its text, or no decision log at all. */

@@ -7,7 +7,7 @@ import type { StoredManifest } from "../expand/manifest.js";
 import { planEmbedder, type EmbedderPlan } from "../models/create-embedder.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
 import { clearEvidenceFloor, readEvidenceFloor } from "../route/evidence-floor.js";
-import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../route/fit/calibrate-evidence.js";
+import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import type { Embedder } from "../models/embedder.js";
 import { loadSkills, type LoadedSkill } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";

@@ -1,14 +1,11 @@
 import { createCrossEncoderReranker } from "./cross-encoder-reranker.js";
-import type { Reranker } from "./embedder.js";
+import type { RerankerLoad, RerankerOptions } from "./embedder.js";
 import { loadOrExplain } from "./load-or-explain.js";
 import { inspectModelFiles, MODEL_CATALOGUE } from "./model-catalogue.js";
 import { modelSettings, type ModelSettings } from "./model-settings.js";
 import { startRerankerWorker } from "./model-worker-client.js";
 
-export type RerankerOptions = Partial<Pick<ModelSettings, "modelsDir" | "dtype" | "threads">>;
 
-/** A reranker, or why there is none: callers skip the stage and show "reranker unavailable: <reason>". */
-export type RerankerLoad = { status: "ready"; reranker: Reranker } | { status: "unavailable"; reason: string };
 
 const CROSS_ENCODER = MODEL_CATALOGUE.reranker;
 

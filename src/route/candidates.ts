@@ -1,4 +1,5 @@
-import type { Retriever, RouteQuery } from "./retriever.js";
+import type { RouteQuery } from "./query.js";
+import type { Retriever } from "./retriever.js";
 
 /** The union of every retriever's best `perRetriever` skills, in the order found: what the pipeline scores exactly. */
 export function gatherCandidates(retrievers: Retriever[], query: RouteQuery, perRetriever: number, allowed?: (skill: number) => boolean): number[] {

@@ -1,5 +1,6 @@
 import { dotRow } from "../models/vector-math.js";
-import type { Candidate, RetrievalSources, Retriever, RouteQuery } from "./retriever.js";
+import type { RouteQuery } from "./query.js";
+import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
 import { topK } from "./top-k.js";
 
 // Below this many skills an exact scan of the centroids is cheaper than building and using their bit codes.

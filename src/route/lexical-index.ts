@@ -1,7 +1,7 @@
 import bm25 from "wink-bm25-text-search";
 import { analyseText } from "../text/analyse-text.js";
 import { keywordMatcher, type KeywordMatch } from "./keyword-matcher.js";
-import type { RouteQuery } from "./retriever.js";
+import type { RouteQuery } from "./query.js";
 import { searchableFields, type RouteModel } from "./route-model.js";
 
 // Field weights: a word in the name or the keywords says more than one in a long description, or in the body.

@@ -4,7 +4,17 @@ import type { QueryEncoder } from "../models/query-encoder.js";
 import { normalise } from "../models/vector-math.js";
 import { analyseText } from "../text/analyse-text.js";
 import { embedderReads } from "./embedder-coverage.js";
-import type { RouteQuery } from "./retriever.js";
+
+/** A query as every stage of the pipeline sees it. */
+export interface RouteQuery {
+  text: string;
+  /** analyseText(text): stemmed content terms. */
+  terms: string[];
+  /** Unit vector of the query (context blended in, when given). */
+  vector: Float32Array;
+  /** The embedder reads the query's script; when not, dense evidence says nothing and is left out. */
+  readable: boolean;
+}
 
 // Recent conversation shifts the query vector a little; the message itself stays dominant.
 const CONTEXT_WEIGHT = 0.3;

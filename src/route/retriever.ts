@@ -1,16 +1,7 @@
 import type { LexicalIndex } from "./lexical-index.js";
+import type { RouteQuery } from "./query.js";
 import type { RouteModel } from "./route-model.js";
 
-/** A query as every stage of the pipeline sees it. */
-export interface RouteQuery {
-  text: string;
-  /** analyseText(text): stemmed content terms. */
-  terms: string[];
-  /** Unit vector of the query (context blended in, when given). */
-  vector: Float32Array;
-  /** The embedder reads the query's script; when not, dense evidence says nothing and is left out. */
-  readable: boolean;
-}
 
 /** A skill (index into the route model) and the retriever's raw score for it. */
 export interface Candidate {

@@ -1,6 +1,5 @@
-import type { Manifest } from "../expand/manifest.js";
+import type { Manifest, SkillKind } from "../store/records.js";
 import { readableName } from "../text/readable-name.js";
-import type { SkillKind } from "../skills/types.js";
 import type { IndexDatabase } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
 import { readAbstainExamples, type AbstainExamples } from "../store/abstain-examples.js";

@@ -1,6 +1,6 @@
 import { createError } from "../errors.js";
-import { createReranker, type RerankerLoad } from "../models/create-reranker.js";
-import type { Reranker } from "../models/embedder.js";
+import { createReranker } from "../models/create-reranker.js";
+import type { Reranker, RerankerLoad } from "../models/embedder.js";
 import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
 import { asIndexError } from "../store/database.js";
 import { toSkillDetail, toSkillSummary } from "../contract/skill-wire.js";

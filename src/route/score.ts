@@ -1,5 +1,5 @@
 import { featureRows, rankingLogit, scopeProbability, scopeRow, shares, type FusionParams } from "./fusion.js";
-import type { RouteQuery } from "./retriever.js";
+import type { RouteQuery } from "./query.js";
 import { abstainSimilarity, measureEvidence, type Evidence } from "./signals.js";
 import type { Snapshot } from "./snapshot.js";
 

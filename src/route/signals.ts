@@ -2,7 +2,7 @@ import { dotRow } from "../models/vector-math.js";
 import type { AbstainExamples } from "../store/abstain-examples.js";
 import type { KeywordMatch } from "./keyword-matcher.js";
 import type { LexicalIndex } from "./lexical-index.js";
-import type { RouteQuery } from "./retriever.js";
+import type { RouteQuery } from "./query.js";
 import type { RouteModel } from "./route-model.js";
 import type { Signals } from "../contract/route.js";
 

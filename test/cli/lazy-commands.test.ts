@@ -11,7 +11,7 @@ const DIST = path.dirname(path.dirname(CLI));
 // What only running a command needs: model runtimes, the HTTP server, the LLM client, the MCP SDK, token counting.
 // `expand --import` prints its index run with index's own summary format.
 const SHARED_COMMAND_FILES: Record<string, string[]> = { expand: ["cli/index-command.js"] };
-const HEAVY = ["onnxruntime-node", "@huggingface/transformers", "onnx-proto", "hono", "@hono/node-server", "pino", "prom-client", "openai", "@modelcontextprotocol/sdk", "js-tiktoken", "chokidar"];
+const HEAVY = ["better-sqlite3", "sqlite-vec", "onnxruntime-node", "@huggingface/transformers", "onnx-proto", "hono", "@hono/node-server", "pino", "prom-client", "openai", "@modelcontextprotocol/sdk", "js-tiktoken", "chokidar"];
 
 /** Runs the built CLI with a module loader hook that records every module it loads (ES modules and the CommonJS packages they import). */
 function runRecordingModules(args: string[]): { status: number | null; stdout: string; packages: string[]; ours: string[] } {
@@ -40,8 +40,7 @@ describe("router CLI start-up", () => {
     expect(run.ours).toEqual(["cli/exit-codes.js", "cli/main.js", "errors.js", "version.js"]);
   });
 
-  // eval is left out: its --cache default comes from src/eval/eval-index.ts, which imports the indexer.
-  it.each(["index", "skills", "show", "route", "fit", "serve", "expand", "manifests", "models", "doctor", "hook", "mcp"])("loads only its own command and no runtime for `%s --help`", (command) => {
+  it.each(["eval", "index", "skills", "show", "route", "fit", "serve", "expand", "manifests", "models", "doctor", "hook", "mcp"])("loads only its own command and no runtime for `%s --help`", (command) => {
     const run = runRecordingModules([command, "--help"]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(`Usage: router ${command}`);

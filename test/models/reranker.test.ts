@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createReranker, loadRerankerInProcess, type RerankerLoad } from "../../src/models/create-reranker.js";
+import { createReranker, loadRerankerInProcess } from "../../src/models/create-reranker.js";
+import type { RerankerLoad } from "../../src/models/embedder.js";
 import type { Reranker } from "../../src/models/embedder.js";
 import { MODEL_CATALOGUE, modelFolder } from "../../src/models/model-catalogue.js";
 import { tempDir } from "../helpers/fixtures.js";

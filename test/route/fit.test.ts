@@ -1,8 +1,8 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fitConditionalLogit, rescaleToFit } from "../../src/route/fit/conditional-logit.js";
-import { fitIndex } from "../../src/route/fit/fit-index.js";
-import { fitLogistic } from "../../src/route/fit/logistic-regression.js";
+import { fitConditionalLogit, rescaleToFit } from "../../src/fit/conditional-logit.js";
+import { fitIndex } from "../../src/fit/fit-index.js";
+import { fitLogistic } from "../../src/fit/logistic-regression.js";
 import { createRouter } from "../../src/route/router.js";
 import { splitCases } from "../../src/eval/split.js";
 import { tempDir } from "../helpers/fixtures.js";

@@ -1,12 +1,12 @@
-import type { QueryEncoder } from "../../models/query-encoder.js";
-import type { IndexDatabase } from "../../store/database.js";
-import { readMeta } from "../../store/index-meta.js";
-import { readManifests } from "../../store/manifest-rows.js";
-import { listSkills } from "../../store/skill-rows.js";
-import { embedderReads } from "../embedder-coverage.js";
-import { writeEvidenceFloor, type EvidenceFloor } from "../evidence-floor.js";
-import { routableQuery } from "../../contract/limits.js";
-import { createRouter, type Router } from "../router.js";
+import type { QueryEncoder } from "../models/query-encoder.js";
+import type { IndexDatabase } from "../store/database.js";
+import { readMeta } from "../store/index-meta.js";
+import { readManifests } from "../store/manifest-rows.js";
+import { listSkills } from "../store/skill-rows.js";
+import { embedderReads } from "../route/embedder-coverage.js";
+import { writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.js";
+import { routableQuery } from "../contract/limits.js";
+import { createRouter, type Router } from "../route/router.js";
 import { EVERYDAY_REQUESTS } from "./everyday-requests.js";
 
 // Skills sampled: enough for stable quantiles, few enough to cost seconds at index time.

@@ -1,10 +1,10 @@
-import type { AbstainExamples } from "../../store/abstain-examples.js";
-import { decide, rankedCandidate, type DecisionParams, type RankedCandidate } from "../decide.js";
-import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../fusion.js";
-import { routableQuery } from "../../contract/limits.js";
-import type { Router } from "../router.js";
-import { denseStandIn, scoreCandidates, type Scoring } from "../score.js";
-import { abstainSimilarity, type Evidence } from "../signals.js";
+import type { AbstainExamples } from "../store/abstain-examples.js";
+import { decide, rankedCandidate, type DecisionParams, type RankedCandidate } from "../route/decide.js";
+import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../route/fusion.js";
+import { routableQuery } from "../contract/limits.js";
+import type { Router } from "../route/router.js";
+import { denseStandIn, scoreCandidates, type Scoring } from "../route/score.js";
+import { abstainSimilarity, type Evidence } from "../route/signals.js";
 import { fitConditionalLogit, rescaleToFit } from "./conditional-logit.js";
 import { fitLogistic } from "./logistic-regression.js";
 

@@ -1,14 +1,14 @@
-import { createError } from "../../errors.js";
-import type { EvalCase } from "../../eval/eval-set.js";
-import { computeMetrics, type EvalMetrics } from "../../eval/metrics.js";
-import { runCases } from "../../eval/run-cases.js";
-import { replaceAbstainExamples } from "../../store/abstain-examples.js";
-import { openIndexForWrite } from "../../store/database.js";
-import { DEFAULT_FUSION, writeFusionParams } from "../fusion-params.js";
-import type { FusionParams } from "../fusion.js";
-import type { QueryEncoder } from "../../models/query-encoder.js";
-import { createRouter } from "../router.js";
-import { requireKnownSkills } from "../known-skills.js";
+import { createError } from "../errors.js";
+import type { EvalCase } from "../eval/eval-set.js";
+import { computeMetrics, type EvalMetrics } from "../eval/metrics.js";
+import { runCases } from "../eval/run-cases.js";
+import { replaceAbstainExamples } from "../store/abstain-examples.js";
+import { openIndexForWrite } from "../store/database.js";
+import { DEFAULT_FUSION, writeFusionParams } from "../route/fusion-params.js";
+import type { FusionParams } from "../route/fusion.js";
+import type { QueryEncoder } from "../models/query-encoder.js";
+import { createRouter } from "../route/router.js";
+import { requireKnownSkills } from "../route/known-skills.js";
 import { collectSamples, fitFusion } from "./fit-fusion.js";
 
 export interface FitIndexOptions {
