@@ -3,7 +3,7 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { formatBytes } from "./decode-text.js";
 import { isRecord } from "./json-document.js";
-import { MAX_NESTING_DEPTH, MAX_SKILL_FILE_BYTES } from "./limits.js";
+import { MAX_MANIFEST_FILE_BYTES, MAX_NESTING_DEPTH } from "./limits.js";
 import { bracketDepth } from "./nesting-depth.js";
 import type { ParsedSkill, SkillDocument } from "./types.js";
 
@@ -22,7 +22,7 @@ export async function readManifestFile(file: string): Promise<{ file: string; te
     // A FIFO or device is never opened: reading a FIFO blocks forever.
     if (!stats.isFile()) return { problem: `${path.basename(file)} is not a regular file; ignored` };
     const size = stats.size;
-    if (size > MAX_SKILL_FILE_BYTES) return { problem: `${path.basename(file)} is ${formatBytes(size)}, the limit is ${formatBytes(MAX_SKILL_FILE_BYTES)}; ignored` };
+    if (size > MAX_MANIFEST_FILE_BYTES) return { problem: `${path.basename(file)} is ${formatBytes(size)}, the limit is ${formatBytes(MAX_MANIFEST_FILE_BYTES)}; ignored` };
     return { file: path.basename(file), text: await readFile(file, "utf8") };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;

@@ -1,5 +1,7 @@
+import { formatBytes } from "./decode-text.js";
 import { toolInjection } from "./injection.js";
 import { fileStem, isRecord, readJson } from "./json-document.js";
+import { MAX_TOOL_DEFINITION_BYTES } from "./limits.js";
 import { descriptionProblem, TOOL_DESCRIPTION_MAX, toolNameProblem } from "./validate.js";
 import type { ParsedSkill, ParseResult, SkillDocument, SkillFormat, SkillParser, SkillProblem } from "./types.js";
 
@@ -92,6 +94,8 @@ function toolFromEntry(entry: ToolEntry, path: string): ParsedSkill | SkillProbl
 
   const name = entry.server !== undefined ? `${entry.server}__${toolName}` : toolName;
   const definitionText = toolInjection(entry.value);
+  const bytes = Buffer.byteLength(definitionText);
+  if (bytes > MAX_TOOL_DEFINITION_BYTES) return { file, reason: `tool definition is ${formatBytes(bytes)} as injected, the limit is ${formatBytes(MAX_TOOL_DEFINITION_BYTES)}` };
   return {
     name,
     kind: "tool",
