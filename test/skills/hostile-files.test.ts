@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
+import fc from "fast-check";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { jsonLongerThan } from "../../src/skills/json-length.js";
 import { MAX_FRONTMATTER_BYTES, MAX_MANIFEST_FILE_BYTES, MAX_TOOL_DEFINITION_BYTES } from "../../src/skills/limits.js";
 import { loadSkills } from "../../src/skills/load-skills.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
@@ -97,10 +99,24 @@ describe("hostile skill files", () => {
     const root = tempDir();
     const small = { name: "small", description: "A small tool.", parameters: { type: "object", properties: {} } };
     const wide = { name: "wide", description: "A tool with a huge schema.", parameters: { type: "object", properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, n) => [`p${n}`, { type: "string", description: "x".repeat(60) }])) } };
-    const file = writeFile(path.join(root, "tools.json"), JSON.stringify([small, wide]));
+    // Under the limit as compact JSON, over it as injected (indented, one value a line).
+    const indented = { name: "indented", description: "A tool with a long enum.", parameters: { type: "object", properties: { level: { type: "integer", enum: Array.from({ length: 400_000 }, () => 1) } } } };
+    const file = writeFile(path.join(root, "tools.json"), JSON.stringify([small, wide, indented]));
     const result = await loadSkills([root]);
     expect(names(result)).toEqual(["small"]);
-    expect(result.invalid).toEqual([{ file: `${file}#/1`, reason: expect.stringMatching(new RegExp(`^tool definition is [\\d.]+ MiB as injected, the limit is ${MAX_TOOL_DEFINITION_BYTES / 1024 / 1024}\\.0 MiB$`)) }]);
+    const reason = `tool definition is over ${MAX_TOOL_DEFINITION_BYTES / 1024 / 1024}.0 MiB as injected, the limit for one tool`;
+    expect(result.invalid).toEqual([{ file: `${file}#/1`, reason }, { file: `${file}#/2`, reason }]);
+  });
+
+  it("property: the bounded length check agrees with JSON.stringify, exactly when nothing needs escaping", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.nat({ max: 400 }), (value, limit) => {
+        const length = JSON.stringify(value).length;
+        if (jsonLongerThan(value, limit)) expect(length).toBeGreaterThan(limit);
+        if (!/\\/.test(JSON.stringify(value))) expect(jsonLongerThan(value, limit)).toBe(length > limit);
+      }),
+      { numRuns: 500, seed: 31 },
+    );
   });
 
   it("ignores a manifest file over its size limit, on disk and inside a zip, with a warning", async () => {
