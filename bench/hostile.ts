@@ -22,7 +22,7 @@ const text = [
   "",
   "### Indexing one hostile file",
   "",
-  "Each file alone in a folder, indexed into an empty index (the embedder loaded once, outside the timings).",
+  "Each file alone in a folder, indexed into an empty index (the embedder and token ranks loaded once, outside the timings).",
   "",
   indexing.trim(),
   "",

@@ -23,6 +23,8 @@ export interface IndexRunner {
 
 // Enough of a failed run's stderr to show the reason without flooding the log.
 const STDERR_TAIL = 4000;
+// Files a run could not index, each logged with its reason; a folder of thousands of bad files logs the first few.
+const LOGGED_INVALID = 20;
 
 export function createIndexRunner(options: IndexRunnerOptions): IndexRunner {
   let current: Promise<void> | undefined;
@@ -46,7 +48,9 @@ export function createIndexRunner(options: IndexRunnerOptions): IndexRunner {
         const durationMs = Math.round(performance.now() - started);
         if (code === 0) {
           options.metrics.reindexRuns.inc({ outcome: "success" });
-          options.logger.info({ event: "index", ...summaryFields(stdout), duration_ms: durationMs }, "skills re-indexed");
+          const summary = readSummary(stdout);
+          options.logger.info({ event: "index", ...(summary ? summaryFields(summary) : {}), duration_ms: durationMs }, "skills re-indexed");
+          logInvalid(options.logger, summary?.invalid ?? []);
           options.onIndexed();
           return resolve();
         }
@@ -80,14 +84,33 @@ export function createIndexRunner(options: IndexRunnerOptions): IndexRunner {
   };
 }
 
-/** The counts of `router index --json`'s summary, for the log line. */
-function summaryFields(stdout: string): Record<string, number> {
+/** What `router index --json` printed, as far as the log needs it. */
+interface RunSummary {
+  skills: number;
+  indexVersion: number;
+  added: unknown[];
+  updated: unknown[];
+  removed: unknown[];
+  invalid: { file: string; reason: string }[];
+}
+
+function readSummary(stdout: string): RunSummary | undefined {
   try {
-    const summary = JSON.parse(stdout) as { skills: number; indexVersion: number; added: unknown[]; updated: unknown[]; removed: unknown[]; invalid: unknown[] };
-    return { index_version: summary.indexVersion, skills: summary.skills, added: summary.added.length, updated: summary.updated.length, removed: summary.removed.length, invalid: summary.invalid.length };
+    return JSON.parse(stdout) as RunSummary;
   } catch {
-    return {};
+    return undefined;
   }
+}
+
+/** The counts of the summary, for the log line. */
+function summaryFields(summary: RunSummary): Record<string, number> {
+  return { index_version: summary.indexVersion, skills: summary.skills, added: summary.added.length, updated: summary.updated.length, removed: summary.removed.length, invalid: summary.invalid.length };
+}
+
+/** One warning per file the run could not index, naming the file and why: a count alone says nothing to fix. */
+function logInvalid(logger: Logger, invalid: RunSummary["invalid"]): void {
+  for (const problem of invalid.slice(0, LOGGED_INVALID)) logger.warn({ event: "index_invalid", file: problem.file, reason: problem.reason }, "skill file not indexed");
+  if (invalid.length > LOGGED_INVALID) logger.warn({ event: "index_invalid", more: invalid.length - LOGGED_INVALID }, `and ${invalid.length - LOGGED_INVALID} more skill files not indexed (router index lists them all)`);
 }
 
 /** The CLI reports `error [CODE]: message`; keep its code so readiness and logs say the real reason. */

@@ -9,14 +9,12 @@ export function bytePairCount(piece: string, ranks: Map<string, number>, longest
   const length = piece.length;
   if (length <= 1 || ranks.has(piece)) return 1;
   // Parts are a linked list over byte offsets: a part starts at i and ends where the next one starts.
-  const next = new Int32Array(length);
-  const previous = new Int32Array(length);
+  const { next, previous, alive, heap } = workspace(length);
   for (let i = 0; i < length; i++) {
     next[i] = i + 1;
     previous[i] = i - 1;
+    alive[i] = 1;
   }
-  const alive = new Uint8Array(length).fill(1);
-  const heap = new PairHeap();
   const pushPair = (start: number): void => {
     const middle = next[start]!;
     if (middle >= length) return;
@@ -42,15 +40,49 @@ export function bytePairCount(piece: string, ranks: Map<string, number>, longest
   return parts;
 }
 
+interface Workspace {
+  next: Int32Array;
+  previous: Int32Array;
+  alive: Uint8Array;
+  heap: PairHeap;
+}
+
+// Text splits into hundreds of thousands of short pieces: fresh arrays for each one cost more than merging it
+// (1 MiB of "```\n" spent most of its 1.7 s allocating). Short pieces share one workspace; a long piece gets its
+// own, so a megabyte run's arrays are not kept alive after it.
+const SHARED_WORKSPACE_BYTES = 4096;
+let shared: Workspace | undefined;
+
+function workspace(length: number): Workspace {
+  if (length > SHARED_WORKSPACE_BYTES) return newWorkspace(length);
+  shared ??= newWorkspace(SHARED_WORKSPACE_BYTES);
+  shared.heap.clear();
+  return shared;
+}
+
+function newWorkspace(length: number): Workspace {
+  return { next: new Int32Array(length), previous: new Int32Array(length), alive: new Uint8Array(length), heap: new PairHeap(length) };
+}
+
 /**
  * A binary min-heap of pairs keyed by rank then start (tiktoken's lowest-rank, leftmost rule), in typed arrays:
  * a megabyte piece pushes millions of pairs, and one object per pair costs more than the merging.
  */
 class PairHeap {
   // rank * 2^32 + start: one exact float orders by rank, then by start (ranks < 2^21, starts < 2^32).
-  private keys = new Float64Array(1024);
-  private ends = new Int32Array(1024);
+  private keys: Float64Array;
+  private ends: Int32Array;
   private size = 0;
+
+  /** `capacity`: pairs it holds before it grows (a piece of n bytes starts with at most n - 1). */
+  constructor(capacity: number) {
+    this.keys = new Float64Array(capacity);
+    this.ends = new Int32Array(capacity);
+  }
+
+  clear(): void {
+    this.size = 0;
+  }
 
   push(rank: number, start: number, end: number): void {
     if (this.size === this.keys.length) this.grow();

@@ -1,5 +1,6 @@
 import { parse as parseYaml, YAMLParseError } from "yaml";
-import { MAX_NESTING_DEPTH } from "./limits.js";
+import { formatBytes } from "./decode-text.js";
+import { MAX_FRONTMATTER_BYTES, MAX_NESTING_DEPTH } from "./limits.js";
 import { bracketDepth } from "./nesting-depth.js";
 import { recoverFrontmatter } from "./recover-frontmatter.js";
 
@@ -27,6 +28,8 @@ export function splitFrontmatter(text: string, lenient: boolean): Frontmatter | 
   const match = FRONTMATTER.exec(source);
   if (!match) return { reason: "frontmatter starts with --- but has no closing --- line" };
   const yaml = match[1] ?? "";
+  const bytes = Buffer.byteLength(yaml);
+  if (bytes > MAX_FRONTMATTER_BYTES) return { reason: `YAML frontmatter is ${formatBytes(bytes)}, the limit is ${formatBytes(MAX_FRONTMATTER_BYTES)}` };
   // The YAML parser recurses per level: thousands of nested brackets exhaust its stack, or memory.
   if (bracketDepth(yaml, MAX_NESTING_DEPTH, false) > MAX_NESTING_DEPTH) return { reason: `YAML frontmatter nests deeper than ${MAX_NESTING_DEPTH} levels` };
   const read = readYaml(yaml, lenient);
@@ -38,17 +41,22 @@ export function splitFrontmatter(text: string, lenient: boolean): Frontmatter | 
 
 function readYaml(yaml: string, lenient: boolean): { data: unknown; warnings: string[] } | { reason: string } {
   let refusal: string;
+  let repeatedKey = false;
   try {
     return { data: parseYaml(yaml, YAML_OPTIONS), warnings: [] };
   } catch (error) {
     refusal = error instanceof YAMLParseError ? error.message.split("\n")[0]!.replace(/:$/, "") : String(error);
+    repeatedKey = error instanceof YAMLParseError && error.code === "DUPLICATE_KEY";
   }
   if (lenient) {
-    try {
-      const data: unknown = parseYaml(yaml, { ...YAML_OPTIONS, uniqueKeys: false });
-      return { data, warnings: [`YAML frontmatter is not valid YAML (${refusal}); a repeated key keeps its last value`] };
-    } catch {
-      // not (only) a repeated key: try reading it line by line
+    // Parsed again only when a repeated key is what YAML refused: each parse of a hostile block costs as much as the first.
+    if (repeatedKey) {
+      try {
+        const data: unknown = parseYaml(yaml, { ...YAML_OPTIONS, uniqueKeys: false });
+        return { data, warnings: [`YAML frontmatter is not valid YAML (${refusal}); a repeated key keeps its last value`] };
+      } catch {
+        // not only a repeated key: try reading it line by line
+      }
     }
     const recovered = recoverFrontmatter(yaml);
     if (recovered) {

@@ -1,5 +1,3 @@
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
 import { agentSkillParser } from "./agent-skill.js";
@@ -12,6 +10,7 @@ import { attachManifestFile, MANIFEST_FILE_NAME, readManifestFile, toolManifestF
 import { skillMdParser } from "./skill-md.js";
 import { toolJsonParser } from "./tool-json.js";
 import type { ParsedSkill, ParseOptions, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
+import { readRegularFile } from "./read-regular-file.js";
 import { readZipArchive } from "./zip-archive.js";
 import { relativeSourcePath } from "../store/skill-location.js";
 
@@ -128,8 +127,8 @@ function runParsers(parsers: SkillParser[], document: SkillDocument, options: Pa
 async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit: number, result: SourceOutcome): Promise<SkillDocument | undefined> {
   try {
     const bytes = await readRegularFile(source.file, limit);
-    if ("reason" in bytes) {
-      result.invalid.push({ file: source.file, reason: bytes.reason });
+    if ("refused" in bytes) {
+      result.invalid.push({ file: source.file, reason: bytes.refused === "not-regular" ? "not a regular file; not read" : `file is ${formatBytes(bytes.size)}, the limit is ${formatBytes(limit)}` });
       return undefined;
     }
     const decoded = decodeText(bytes.content);
@@ -150,21 +149,5 @@ async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit
   } catch (error) {
     result.invalid.push({ file: source.file, reason: `cannot read file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
     return undefined;
-  }
-}
-
-/**
- * Reads a file only if it is a regular file within the limit. Discovery already skips FIFOs and devices; the
- * file may have been swapped since, so it is opened without blocking and checked on the open handle.
- */
-async function readRegularFile(file: string, limit: number): Promise<{ content: Buffer } | { reason: string }> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return { reason: "not a regular file; not read" };
-    if (stats.size > limit) return { reason: `file is ${formatBytes(stats.size)}, the limit is ${formatBytes(limit)}` };
-    return { content: await handle.readFile() };
-  } finally {
-    await handle.close();
   }
 }

@@ -1,10 +1,10 @@
-import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { formatBytes } from "./decode-text.js";
 import { isRecord } from "./json-document.js";
-import { MAX_NESTING_DEPTH, MAX_SKILL_FILE_BYTES } from "./limits.js";
+import { MAX_MANIFEST_FILE_BYTES, MAX_NESTING_DEPTH } from "./limits.js";
 import { bracketDepth } from "./nesting-depth.js";
+import { readRegularFile } from "./read-regular-file.js";
 import type { ParsedSkill, SkillDocument } from "./types.js";
 
 /** A hand-written routing manifest beside a skill folder's SKILL.md / skill.md; it overrides the generated one. */
@@ -18,12 +18,10 @@ export function toolManifestFileName(jsonFile: string): string {
 /** Reads the manifest file at this path, if there is one; a file too large to be a manifest is a problem. */
 export async function readManifestFile(file: string): Promise<{ file: string; text: string } | { problem: string } | undefined> {
   try {
-    const stats = await stat(file);
-    // A FIFO or device is never opened: reading a FIFO blocks forever.
-    if (!stats.isFile()) return { problem: `${path.basename(file)} is not a regular file; ignored` };
-    const size = stats.size;
-    if (size > MAX_SKILL_FILE_BYTES) return { problem: `${path.basename(file)} is ${formatBytes(size)}, the limit is ${formatBytes(MAX_SKILL_FILE_BYTES)}; ignored` };
-    return { file: path.basename(file), text: await readFile(file, "utf8") };
+    const read = await readRegularFile(file, MAX_MANIFEST_FILE_BYTES);
+    if (!("refused" in read)) return { file: path.basename(file), text: read.content.toString("utf8") };
+    if (read.refused === "not-regular") return { problem: `${path.basename(file)} is not a regular file; ignored` };
+    return { problem: `${path.basename(file)} is ${formatBytes(read.size)}, the limit is ${formatBytes(MAX_MANIFEST_FILE_BYTES)}; ignored` };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return { problem: `cannot read ${path.basename(file)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ignored` };

@@ -1,5 +1,8 @@
+import { formatBytes } from "./decode-text.js";
 import { toolInjection } from "./injection.js";
 import { fileStem, isRecord, readJson } from "./json-document.js";
+import { jsonLongerThan } from "./json-length.js";
+import { MAX_TOOL_DEFINITION_BYTES } from "./limits.js";
 import { descriptionProblem, TOOL_DESCRIPTION_MAX, toolNameProblem } from "./validate.js";
 import type { ParsedSkill, ParseResult, SkillDocument, SkillFormat, SkillParser, SkillProblem } from "./types.js";
 
@@ -91,7 +94,11 @@ function toolFromEntry(entry: ToolEntry, path: string): ParsedSkill | SkillProbl
   if (parameters !== undefined && !isRecord(parameters)) return { file, reason: `'${schemaKey}' must be a JSON object (a JSON schema)` };
 
   const name = entry.server !== undefined ? `${entry.server}__${toolName}` : toolName;
+  // Checked before printing it: printing a 60 MiB schema only to refuse it took longer than parsing the file.
+  const tooLarge = { file, reason: `tool definition is over ${formatBytes(MAX_TOOL_DEFINITION_BYTES)} as injected, the limit for one tool` };
+  if (jsonLongerThan(entry.value, MAX_TOOL_DEFINITION_BYTES)) return tooLarge;
   const definitionText = toolInjection(entry.value);
+  if (Buffer.byteLength(definitionText) > MAX_TOOL_DEFINITION_BYTES) return tooLarge;
   return {
     name,
     kind: "tool",

@@ -3,7 +3,7 @@ import path from "node:path";
 import yauzl from "yauzl";
 import { decodeText, formatBytes } from "./decode-text.js";
 import { MANIFEST_FILE_NAME } from "./manifest-file.js";
-import { MAX_SKILL_FILE_BYTES, MAX_ZIP_ENTRIES, MAX_ZIP_FILE_BYTES, MAX_ZIP_TOTAL_UNCOMPRESSED_BYTES } from "./limits.js";
+import { MAX_MANIFEST_FILE_BYTES, MAX_SKILL_FILE_BYTES, MAX_ZIP_ENTRIES, MAX_ZIP_FILE_BYTES, MAX_ZIP_TOTAL_UNCOMPRESSED_BYTES } from "./limits.js";
 import type { SkillDocument, SkillProblem } from "./types.js";
 
 export interface ZipReadResult {
@@ -120,7 +120,9 @@ async function readSkillEntry(
   }
   const prefix = folder === "." ? "" : `${folder}/`;
   const manifestEntry = entries.get(`${prefix}${MANIFEST_FILE_NAME}`);
-  const manifestText = manifestEntry && manifestEntry.uncompressedSize <= MAX_SKILL_FILE_BYTES ? decodeText(await readEntry(zip, manifestEntry)) : undefined;
+  const manifestFits = manifestEntry !== undefined && manifestEntry.uncompressedSize <= MAX_MANIFEST_FILE_BYTES;
+  if (manifestEntry && !manifestFits) result.warnings.push({ file: displayPath, reason: `${MANIFEST_FILE_NAME} is ${formatBytes(manifestEntry.uncompressedSize)}, the limit is ${formatBytes(MAX_MANIFEST_FILE_BYTES)}; ignored` });
+  const manifestText = manifestFits ? decodeText(await readEntry(zip, manifestEntry)) : undefined;
   const files = [...entries.keys()].filter((name) => name !== entry.fileName && name.startsWith(prefix)).map((name) => name.slice(prefix.length)).sort();
   return {
     path: displayPath,

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { createEmbedder } from "../../src/models/create-embedder.js";
+import { MAX_FRONTMATTER_BYTES, MAX_TOOL_DEFINITION_BYTES } from "../../src/skills/limits.js";
 import type { Embedder } from "../../src/models/embedder.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 import { writeZip } from "../helpers/zip.js";
@@ -21,21 +22,46 @@ const deepTool = (depth: number): string => `{"name":"deep","description":"d","p
 
 /** One hostile entry of a skills folder; `good` ones must be indexed, the others reported by file. */
 const hostileCase = fc.oneof(
-  fc.record({ kind: fc.constant("long-run" as const), char: fc.constantFrom("x", "中", "😀", " ", "9"), bytes: fc.integer({ min: 10_000, max: 300_000 }) }),
+  fc.record({ kind: fc.constant("long-run" as const), char: fc.constantFrom("x", "中", "😀", " ", "9", "```\n", "使用：\n", ": "), bytes: fc.integer({ min: 10_000, max: 300_000 }) }),
+  // Every ': ' is a YAML error: read key by key under the size limit, refused unparsed over it.
+  fc.record({ kind: fc.constant("yaml-breaking" as const), bytes: fc.oneof(fc.integer({ min: 100, max: MAX_FRONTMATTER_BYTES - 100 }), fc.integer({ min: MAX_FRONTMATTER_BYTES + 1, max: 600_000 })) }),
   fc.record({ kind: fc.constant("deep-json" as const), depth: fc.integer({ min: 65, max: 20_000 }) }),
   fc.record({ kind: fc.constant("deep-yaml" as const), depth: fc.integer({ min: 65, max: 20_000 }) }),
-  fc.record({ kind: fc.constantFrom("fifo" as const, "folder" as const, "binary" as const, "zip-in-zip" as const) }),
+  fc.record({ kind: fc.constantFrom("fifo" as const, "folder" as const, "binary" as const, "zip-in-zip" as const, "fifo-manifest" as const, "huge-tool" as const) }),
 );
 type HostileCase = typeof hostileCase extends fc.Arbitrary<infer T> ? T : never;
+const EVERY_KIND: HostileCase[] = [
+  { kind: "long-run", char: "x", bytes: 300_000 },
+  { kind: "long-run", char: "```\n", bytes: 300_000 },
+  { kind: "yaml-breaking", bytes: MAX_FRONTMATTER_BYTES - 100 },
+  { kind: "yaml-breaking", bytes: 600_000 },
+  { kind: "deep-json", depth: 20_000 },
+  { kind: "deep-yaml", depth: 20_000 },
+  ...(["fifo", "folder", "binary", "zip-in-zip", "fifo-manifest", "huge-tool"] as const).map((kind) => ({ kind })),
+];
 
-/** Writes one case under `folder`; returns the skill name it must index, or the file it must report. */
-async function writeCase(root: string, folderName: string, item: HostileCase): Promise<{ good: string } | { bad: string }> {
+/** Writes one case under `folder`; returns the skills it must index, and the files it must report. */
+async function writeCase(root: string, folderName: string, item: HostileCase): Promise<{ good: string } | { bad: string } | { good: string; bad: string }> {
   const folder = path.join(root, folderName);
   switch (item.kind) {
     case "long-run":
       // Within the size limits a long unbroken body is a valid skill: its token count must not stall the run.
       writeAgentSkill(root, folderName, { body: item.char.repeat(Math.floor(item.bytes / Buffer.byteLength(item.char))) });
       return { good: folderName };
+    case "yaml-breaking": {
+      const file = writeFile(path.join(folder, "SKILL.md"), `---\nname: ${folderName}\ndescription: Use when: ${"a: b ".repeat(Math.floor(item.bytes / 5))}\n---\nbody\n`);
+      return item.bytes > MAX_FRONTMATTER_BYTES ? { bad: file } : { good: folderName };
+    }
+    case "fifo-manifest":
+      // A FIFO where the hand-written manifest goes: the skill is indexed, the FIFO never opened.
+      writeAgentSkill(root, folderName);
+      execFileSync("mkfifo", [path.join(folder, "router-manifest.yaml")]);
+      return { good: folderName };
+    case "huge-tool": {
+      const huge = { name: `${folderName}-huge`, description: "d", parameters: { type: "object", description: "x".repeat(MAX_TOOL_DEFINITION_BYTES) } };
+      const file = writeFile(path.join(folder, "tools.json"), JSON.stringify([{ name: folderName, description: "A small tool.", parameters: {} }, huge]));
+      return { good: folderName, bad: `${file}#/1` };
+    }
     case "deep-json":
       return { bad: writeFile(path.join(folder, "tools.json"), deepTool(item.depth)) };
     case "deep-yaml":
@@ -67,15 +93,17 @@ describe("index run over hostile skill folders", () => {
         for (const [index, item] of cases.entries()) {
           const outcome = await writeCase(root, `case-${index}`, item);
           if ("good" in outcome) good.push(outcome.good);
-          else bad.push(outcome.bad);
+          if ("bad" in outcome) bad.push(outcome.bad);
         }
         const started = performance.now();
         const summary = await runIndex({ paths: [root], db: path.join(tempDir(), "router.db"), embedder });
-        expect(performance.now() - started).toBeLessThan(5_000);
+        // A stall guard (a hostile file once held a run for minutes), not a speed test: bench/hostile.ts measures.
+        expect(performance.now() - started).toBeLessThan(10_000);
         expect(summary.added.sort()).toEqual(good.sort());
         expect(summary.invalid.map((problem) => problem.file).sort()).toEqual(bad.sort());
       }),
-      { numRuns: 10, seed: 1_216 },
+      // The first run holds one of every kind at its most hostile; the random runs mix them.
+      { numRuns: 10, seed: 1_216, examples: [[EVERY_KIND]] },
     );
   }, 60_000);
 

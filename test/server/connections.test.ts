@@ -5,12 +5,14 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createError } from "../../src/errors.js";
+import type { RouteOptions } from "../../src/route/types.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { CLI } from "../helpers/cli.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { runProcess } from "../integrations/run-process.js";
 import { onOneConnection, oneSocketAgent, rawRequest, requestBytes, type RawRequest } from "./raw-http.js";
-import { capturedLogs } from "./support.js";
+import { capturedLogs, serveApp } from "./support.js";
 
 const MAX_BODY = 16 * 1024;
 const dir = mkdtempSync(path.join(tmpdir(), "connections-"));
@@ -45,9 +47,10 @@ describe("connections after an error answer", () => {
       for (let round = 0; round < 3; round++) {
         const first = await rawRequest(server.url, agent, bad as RawRequest);
         expect(first).toMatchObject({ kind: "answer", status });
+        expect(first.kind === "answer" && first.headers.connection).toBe("keep-alive");
         const second = await rawRequest(server.url, agent, good);
-        // node:http itself drops a socket whose answer came before its body was sent; the server must not.
-        expect(second).toMatchObject({ kind: "answer", status: 200 });
+        // The same socket: the server read the rest of the body, so the answer came after it was sent.
+        expect(second).toMatchObject({ kind: "answer", status: 200, reusedSocket: true });
       }
     } finally {
       agent.destroy();
@@ -74,6 +77,43 @@ describe("connections after an error answer", () => {
     expect((await requestCounts())["500"] ?? 0).toBe(before["500"] ?? 0);
     expect(logs.lines().filter((line) => line.level === "error")).toEqual([]);
     expect(logs.lines().filter((line) => line.event === "request" && line.status === 499)).toHaveLength(2);
+  });
+});
+
+describe("every error status", () => {
+  const API_KEY = "connections-key-0123456789";
+  const auth = { authorization: `Bearer ${API_KEY}` };
+  const filler = Buffer.alloc(MAX_BODY, 0x61);
+  // A router that answers nothing until its deadline fires, and knows no skill.
+  const stalled = { route: (_query: string, options?: RouteOptions) => new Promise<never>((_, reject) => options?.signal?.addEventListener("abort", () => reject(options.signal!.reason))), skill: () => undefined };
+  const post = (body: Buffer, headers: Record<string, string> = {}, chunked = false): RawRequest => ({ method: "POST", path: "/route", headers: { "content-type": "application/json", ...auth, ...headers }, body, chunked });
+
+  it.each([
+    ["400 MALFORMED_JSON", post(Buffer.from('{"query":')), 400, "MALFORMED_JSON"],
+    ["400 QUERY_EMPTY", post(json({ query: "" })), 400, "QUERY_EMPTY"],
+    ["400 INVALID_REQUEST", post(json({ query: "hi", k: "3", context: ["z".repeat(MAX_BODY / 2)] })), 400, "INVALID_REQUEST"],
+    ["401 API_KEY_MISSING", { ...post(filler), headers: { "content-type": "application/json" } }, 401, "API_KEY_MISSING"],
+    ["401 API_KEY_INVALID", post(filler, { authorization: "Bearer wrong" }), 401, "API_KEY_INVALID"],
+    ["404 ROUTE_NOT_FOUND", { ...post(filler), path: "/nowhere" }, 404, "ROUTE_NOT_FOUND"],
+    ["404 SKILL_NOT_FOUND", { method: "GET", path: "/skills/ghost", headers: auth }, 404, "SKILL_NOT_FOUND"],
+    ["413 PAYLOAD_TOO_LARGE", post(Buffer.alloc(4 * 1024 * 1024, 0x61)), 413, "PAYLOAD_TOO_LARGE"],
+    ["413 PAYLOAD_TOO_LARGE, chunked", post(Buffer.alloc(4 * 1024 * 1024, 0x61), {}, true), 413, "PAYLOAD_TOO_LARGE"],
+    ["415 UNSUPPORTED_MEDIA_TYPE", post(filler, { "content-type": "text/plain" }), 415, "UNSUPPORTED_MEDIA_TYPE"],
+    ["503 REQUEST_TIMEOUT", post(json({ query: "anything" })), 503, "REQUEST_TIMEOUT"],
+    ["503 NOT_READY", post(json({ query: "anything" })), 503, "NOT_READY"],
+  ] as const)("%s keeps the connection: the next request reuses its socket", async (label, bad, status, code) => {
+    const app = await serveApp(stalled, { apiKey: API_KEY, maxBodyBytes: MAX_BODY, requestTimeoutMs: 200 });
+    if (label === "503 NOT_READY") app.slot.router = undefined;
+    const agent = oneSocketAgent();
+    try {
+      const first = await rawRequest(app.url, agent, bad);
+      expect(first).toMatchObject({ kind: "answer", status, headers: { connection: "keep-alive" } });
+      expect(first.kind === "answer" && JSON.parse(first.body).error.code).toBe(code);
+      expect(await rawRequest(app.url, agent, { method: "GET", path: "/healthz", headers: {} })).toMatchObject({ kind: "answer", status: 200, reusedSocket: true });
+    } finally {
+      agent.destroy();
+      await app.close();
+    }
   });
 });
 

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { MAX_QUERY_CHARS } from "../../src/route/query-limit.js";
+import { routeResponseSchema } from "../../src/server/schemas.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 
@@ -25,6 +27,24 @@ async function post(body: unknown, headers: Record<string, string> = { "content-
 }
 
 describe("POST /route", () => {
+  // 21 messages of 8,000 code units, with 64-character roles: escaped control characters or lone surrogates (6 bytes
+  // each) make it about 1,010,000 bytes, still under the default 1 MiB body limit.
+  it.each([
+    ["one letter", "x"],
+    // 4,000 emoji: 8,000 UTF-16 code units, the most route() accepts (the request schema counts code points, route() units).
+    ["emoji", "😀"],
+    ["Chinese", "中"],
+    ["control characters", "\u0001"],
+    ["lone surrogates", "\ud800"],
+  ])("answers the largest valid request, a query and 20 context messages at their limits of %s, with 200", async (_label, unit) => {
+    const longest = unit.repeat(MAX_QUERY_CHARS / unit.length);
+    const body = JSON.stringify({ query: longest, context: Array.from({ length: 20 }, () => ({ role: "r".repeat(64), content: longest })) });
+    expect(Buffer.byteLength(body)).toBeLessThan(1024 * 1024);
+    const response = await fetch(`${server.url}/route`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(response.status).toBe(200);
+    expect(routeResponseSchema.safeParse(await response.json()).success).toBe(true);
+  });
+
   it("answers with the decision, ranked skills, timing and index version", async () => {
     const { status, json } = await post({ query: "my pod keeps restarting with CrashLoopBackOff", k: 2, include: ["body"] });
     expect(status).toBe(200);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
-import { capturedLogs, postRoute, serveApp } from "./support.js";
+import { capturedLogs, postRoute, serveApp, slowEncoder } from "./support.js";
 
 const API_KEY = "test-key-0123456789abcdef";
 const dir = mkdtempSync(path.join(tmpdir(), "security-"));
@@ -103,6 +103,25 @@ describe("limits", () => {
       expect(performance.now() - started).toBeLessThan(2_000);
     } finally {
       await hanging.close();
+    }
+  });
+
+  it("stops the routing work it answered 503 REQUEST_TIMEOUT for: nothing after the embedding runs, no decision is recorded", async () => {
+    const encoder = slowEncoder(500);
+    const timedLogs = capturedLogs();
+    const timed = await startServer({ db, host: "127.0.0.1", port: 0, requestTimeoutMs: 150, reloadIntervalMs: 0, logger: timedLogs.logger, router: { queryEncoder: encoder, reranker: null } });
+    try {
+      await timed.ready;
+      const reply = await postRoute(timed.url, { query: "my pod keeps restarting" });
+      expect([reply.status, reply.json.error.code]).toEqual([503, "REQUEST_TIMEOUT"]);
+      // The embedding under way ends after the answer; a route that raced the deadline would go on to decide.
+      while (encoder.finished < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const metrics = await (await fetch(`${timed.url}/metrics`)).text();
+      expect(metrics).not.toMatch(/^router_route_(decisions|abstentions)_total\{/m);
+      expect(timedLogs.lines().filter((line) => line.event === "route" || line.msg === "unexpected error")).toEqual([]);
+    } finally {
+      await timed.close();
     }
   });
 

@@ -65,17 +65,19 @@ export async function routeUnderLoad(url: string, body: (n: number) => unknown, 
   return tally;
 }
 
-/** A query encoder that passes for the offline model but takes `delayMs` per query; `started` counts queries begun. */
-export function slowEncoder(delayMs: number): QueryEncoder & { started: number } {
+/** A query encoder that passes for the offline model but takes `delayMs` per query; `started` and `finished` count queries. */
+export function slowEncoder(delayMs: number): QueryEncoder & { started: number; finished: number } {
   const vector = new Float32Array(512);
   vector[0] = 1;
   const encoder = {
     id: "use-lite-512",
     dimension: 512,
     started: 0,
+    finished: 0,
     async embedQuery() {
       encoder.started++;
       await new Promise((resolve) => setTimeout(resolve, delayMs));
+      encoder.finished++;
       return vector.slice();
     },
     embedMany: (texts: string[]) => Promise.all(texts.map(() => encoder.embedQuery())),

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/serve.js";
@@ -43,6 +45,34 @@ describe("router serve --watch", () => {
       expect(runs.map((line) => line.msg)).toEqual(["skills re-indexed", "skills re-indexed"]);
       expect(runs[1]).toMatchObject({ added: 2, index_version: 2 });
       expect(server.slot.router!.status().indexVersion).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("logs each file a run could not index with the reason, keeps the rest, and never opens a FIFO that replaced a skill file", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "alpha");
+    writeAgentSkill(root, "beta");
+    const logs = capturedLogs();
+    const server = await startServer({ db: path.join(tempDir(), "router.db"), host: "127.0.0.1", port: 0, watch: [root], watchDebounceMs: 300, reloadIntervalMs: 0, cli: CLI, logger: logs.logger });
+    try {
+      await server.ready;
+      expect(await skillNames(server.url)).toEqual(["alpha", "beta"]);
+
+      // beta's SKILL.md becomes a FIFO (reading one blocks forever), and a folder named SKILL.md appears.
+      const fifo = path.join(root, "beta", "SKILL.md");
+      rmSync(fifo);
+      execFileSync("mkfifo", [fifo]);
+      mkdirSync(path.join(root, "gamma", "SKILL.md"), { recursive: true });
+      await waitFor(async () => (await skillNames(server.url)).length === 1, 30_000);
+      expect(await skillNames(server.url)).toEqual(["alpha"]);
+      expect(logs.lines().filter((line) => line.event === "index").at(-1)).toMatchObject({ msg: "skills re-indexed", removed: 1, invalid: 2 });
+      expect(logs.lines().filter((line) => line.event === "index_invalid").map(({ level, file, reason }) => ({ level, file, reason }))).toEqual([
+        { level: "warn", file: fifo, reason: "SKILL.md is a FIFO (named pipe), not a file; not read as a skill" },
+        { level: "warn", file: path.join(root, "gamma", "SKILL.md"), reason: "SKILL.md is a folder, not a file; not read as a skill" },
+      ]);
+      expect((await fetch(`${server.url}/route`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "alpha tasks" }) })).status).toBe(200);
     } finally {
       await server.close();
     }

@@ -1,7 +1,10 @@
 import { execFileSync } from "node:child_process";
+import fc from "fast-check";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { jsonLongerThan } from "../../src/skills/json-length.js";
+import { MAX_FRONTMATTER_BYTES, MAX_MANIFEST_FILE_BYTES, MAX_TOOL_DEFINITION_BYTES } from "../../src/skills/limits.js";
 import { loadSkills } from "../../src/skills/load-skills.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 import { writeZip } from "../helpers/zip.js";
@@ -75,5 +78,59 @@ describe("hostile skill files", () => {
     const result = await loadSkills([root]);
     expect(names(result)).toEqual(["good"]);
     expect(result.warnings).toContainEqual({ file: path.join(root, "good", "router-manifest.yaml"), reason: "router-manifest.yaml: nests deeper than 64 levels; ignored" });
+  });
+
+  it("refuses frontmatter over its size limit before YAML reads it, and reads YAML-breaking frontmatter under it", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "good");
+    // Every ': ' is an error to a YAML parser: a 1 MiB block of them took 15 s to refuse and recover.
+    const colons = (bytes: number) => "a: b ".repeat(Math.floor(bytes / 5));
+    const huge = writeFile(path.join(root, "huge", "SKILL.md"), `---\nname: huge\ndescription: ${colons(1024 * 1024 - 100)}\n---\nbody\n`);
+    writeFile(path.join(root, "near", "SKILL.md"), `---\nname: near\ndescription: Use when: ${colons(MAX_FRONTMATTER_BYTES - 100)}\n---\nbody\n`);
+    const started = performance.now();
+    const result = await loadSkills([root]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(names(result)).toEqual(["good", "near"]);
+    expect(result.invalid).toEqual([{ file: huge, reason: "YAML frontmatter is 1023.9 KiB, the limit is 32.0 KiB" }]);
+    expect(result.skills[1]!.description).toMatch(/^Use when: a: b a: b/);
+  });
+
+  it("refuses one tool whose definition is larger than a skill file may be, and indexes the tools beside it", async () => {
+    const root = tempDir();
+    const small = { name: "small", description: "A small tool.", parameters: { type: "object", properties: {} } };
+    const wide = { name: "wide", description: "A tool with a huge schema.", parameters: { type: "object", properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, n) => [`p${n}`, { type: "string", description: "x".repeat(60) }])) } };
+    // Under the limit as compact JSON, over it as injected (indented, one value a line).
+    const indented = { name: "indented", description: "A tool with a long enum.", parameters: { type: "object", properties: { level: { type: "integer", enum: Array.from({ length: 400_000 }, () => 1) } } } };
+    const file = writeFile(path.join(root, "tools.json"), JSON.stringify([small, wide, indented]));
+    const result = await loadSkills([root]);
+    expect(names(result)).toEqual(["small"]);
+    const reason = `tool definition is over ${MAX_TOOL_DEFINITION_BYTES / 1024 / 1024}.0 MiB as injected, the limit for one tool`;
+    expect(result.invalid).toEqual([{ file: `${file}#/1`, reason }, { file: `${file}#/2`, reason }]);
+  });
+
+  it("property: the bounded length check agrees with JSON.stringify, exactly when nothing needs escaping", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.nat({ max: 400 }), (value, limit) => {
+        const length = JSON.stringify(value).length;
+        if (jsonLongerThan(value, limit)) expect(length).toBeGreaterThan(limit);
+        if (!/\\/.test(JSON.stringify(value))) expect(jsonLongerThan(value, limit)).toBe(length > limit);
+      }),
+      { numRuns: 500, seed: 31 },
+    );
+  });
+
+  it("ignores a manifest file over its size limit, on disk and inside a zip, with a warning", async () => {
+    const root = tempDir();
+    // One byte over: a valid manifest, padded with a comment line.
+    const manifest = `queries:\n${"  - deploy a pod\n".repeat(1_000)}#`.padEnd(MAX_MANIFEST_FILE_BYTES + 1, "#");
+    const skill = writeAgentSkill(root, "on-disk", { files: { "router-manifest.yaml": manifest } });
+    await writeZip(path.join(root, "zipped.zip"), { "zipped/SKILL.md": "---\nname: zipped\ndescription: A zipped skill.\n---\nbody\n", "zipped/router-manifest.yaml": manifest });
+    const result = await loadSkills([root]);
+    expect(names(result)).toEqual(["on-disk", "zipped"]);
+    expect(result.skills.map((loaded) => loaded.metadata.manifestFile)).toEqual([undefined, undefined]);
+    expect(result.warnings).toEqual([
+      { file: skill, reason: "router-manifest.yaml is 256.0 KiB, the limit is 256.0 KiB; ignored" },
+      { file: `${path.join(root, "zipped.zip")}!/zipped/SKILL.md`, reason: "router-manifest.yaml is 256.0 KiB, the limit is 256.0 KiB; ignored" },
+    ]);
   });
 });

@@ -1,0 +1,21 @@
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+
+export type RegularFileRead = { content: Buffer } | { refused: "not-regular" } | { refused: "too-large"; size: number };
+
+/**
+ * Reads a file only if it is a regular file within the limit. Discovery already skips FIFOs and devices, but a
+ * file may be swapped between a check and a read (`serve --watch` reads folders while they change), so the file
+ * is opened without blocking and checked on the open handle: reading a FIFO would block forever.
+ */
+export async function readRegularFile(file: string, limit: number): Promise<RegularFileRead> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return { refused: "not-regular" };
+    if (stats.size > limit) return { refused: "too-large", size: stats.size };
+    return { content: await handle.readFile() };
+  } finally {
+    await handle.close();
+  }
+}
