@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createError } from "../../src/errors.js";
-import type { RouteOptions } from "../../src/route/types.js";
+import type { RouteOptions } from "../../src/contract/route.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { CLI } from "../helpers/cli.js";
 import { indexSkillSet } from "../helpers/skill-set.js";

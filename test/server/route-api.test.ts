@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { MAX_QUERY_CHARS } from "../../src/route/query-limit.js";
+import { MAX_QUERY_CHARS } from "../../src/contract/limits.js";
 import { routeResponseSchema } from "../../src/server/schemas.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { indexSkillSet } from "../helpers/skill-set.js";

@@ -109,7 +109,7 @@ describe("limits", () => {
   it("stops the routing work it answered 503 REQUEST_TIMEOUT for: nothing after the embedding runs, no decision is recorded", async () => {
     const encoder = slowEncoder(500);
     const timedLogs = capturedLogs();
-    const timed = await startServer({ db, host: "127.0.0.1", port: 0, requestTimeoutMs: 150, reloadIntervalMs: 0, logger: timedLogs.logger, router: { queryEncoder: encoder, reranker: null } });
+    const timed = await startServer({ db, host: "127.0.0.1", port: 0, requestTimeoutMs: 150, reloadIntervalMs: 0, logger: timedLogs.logger, router: { queryEncoder: encoder } });
     try {
       await timed.ready;
       const reply = await postRoute(timed.url, { query: "my pod keeps restarting" });
