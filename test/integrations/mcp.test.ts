@@ -125,6 +125,16 @@ describe("router mcp over stdio", () => {
     expect(answers[3]).toMatchObject({ jsonrpc: "2.0", id: 7, result: { serverInfo: { name: "skill-router" } } });
   });
 
+  it("answers a line of 12 MB with a parse error and carries on (the SDK alone stops at 10 MiB)", async () => {
+    const huge = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "find_skill", arguments: { query: "x".repeat(12_000_000) } } });
+    const initialize = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } });
+    const result = await runProcess(process.execPath, [CLI, "mcp", "--db", db], `${huge}\n${initialize}\n`);
+    expect(result.code).toBe(0);
+    const answers = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(answers[0]).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } });
+    expect(answers[1]).toMatchObject({ jsonrpc: "2.0", id: 7, result: { serverInfo: { name: "skill-router" } } });
+  });
+
   it("answers every request of a client that writes them all and closes stdin at once, then exits 0", async () => {
     const requests = [
       { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },
