@@ -40,6 +40,7 @@ export type IndexProgress =
   | { stage: "read"; done: number; total: number; file: string }
   | { stage: "expand" | "embed" | "calibrate"; done: number; total: number };
 
+const LISTED_INVALID = 10;
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
 const EMBED_CHUNK = 64;
 const HEURISTIC_VERSION_KEY = "heuristic_version";
@@ -84,8 +85,11 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     onProgress: (done, total, file) => options.onProgress?.({ stage: "read", done, total, file }),
   });
   if (loaded.skills.length === 0 && !options.allowEmpty) {
-    const reason = loaded.invalid.length > 0 ? `all ${loaded.invalid.length} skill files found are invalid` : "no SKILL.md, skill.md, tool .json or .zip found";
-    throw createError("NO_SKILLS_FOUND", `No skills found under ${roots.join(", ")}: ${reason}. The index was left unchanged.`, {
+    // The message names the files and why, since it may be all a person sees (a failed watch run, a CI log).
+    const listed = loaded.invalid.slice(0, LISTED_INVALID).map((problem) => `\n  ${problem.file}: ${problem.reason}`).join("");
+    const more = loaded.invalid.length > LISTED_INVALID ? `\n  and ${loaded.invalid.length - LISTED_INVALID} more` : "";
+    const reason = loaded.invalid.length > 0 ? `all ${loaded.invalid.length} skill files found are invalid:${listed}${more}\n` : "no SKILL.md, skill.md, tool .json or .zip found. ";
+    throw createError("NO_SKILLS_FOUND", `No skills found under ${roots.join(", ")}: ${reason}The index was left unchanged.`, {
       invalid: loaded.invalid,
     });
   }
