@@ -27,11 +27,11 @@ export function checkRequest(text: unknown, options: RouteOptions): void {
 }
 
 /** Analyses and embeds a message, with the last few messages of context blended into its vector. */
-export async function prepareQuery(encoder: QueryEncoder, text: string, context: ContextMessage[] | undefined): Promise<RouteQuery> {
-  const vector = Float32Array.from(await encoder.embedQuery(text));
+export async function prepareQuery(encoder: QueryEncoder, text: string, context: ContextMessage[] | undefined, signal?: AbortSignal): Promise<RouteQuery> {
+  const vector = Float32Array.from(await encoder.embedQuery(text, signal));
   const recent = (context ?? []).map((message) => (typeof message === "string" ? message : message.content)).filter((message) => message.trim() !== "");
   if (recent.length > 0) {
-    const contextVector = await encoder.embedQuery(recent.join("\n"));
+    const contextVector = await encoder.embedQuery(recent.join("\n"), signal);
     for (let i = 0; i < vector.length; i++) vector[i]! += CONTEXT_WEIGHT * contextVector[i]!;
     normalise(vector);
   }

@@ -171,7 +171,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   const allowed = allowList(model, options);
   options.signal?.throwIfAborted();
   const started = performance.now();
-  const query = await prepareQuery(encoder, text, options.context);
+  const query = await prepareQuery(encoder, text, options.context, options.signal);
   options.signal?.throwIfAborted();
   const embedded = performance.now();
   const candidates = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
