@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createError } from "../errors.js";
-import { expandManifests, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
-import { HEURISTIC_VERSION } from "../expand/heuristic-expander.js";
+import { expandManifests, expansionChain, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
 import type { StoredManifest } from "../expand/manifest.js";
 import { planEmbedder, type EmbedderPlan } from "../models/create-embedder.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
@@ -43,7 +42,6 @@ export type IndexProgress =
 const LISTED_INVALID = 10;
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
 const EMBED_CHUNK = 64;
-const HEURISTIC_VERSION_KEY = "heuristic_version";
 const ANALYSER_VERSION_KEY = "analyser_version";
 // Calibration routes each probe twice (measure, then check): the second embedding comes from this cache.
 const CALIBRATION_CACHE = 1_000;
@@ -103,13 +101,12 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     const plan = planChanges(loaded.skills, stored);
     const storedManifests = readManifests(db);
     // The cache commits each LLM answer on its own, before the run's transaction: a paid answer is never lost.
-    const expandOptions: ExpandOptions = { ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: loaded.skills };
+    const chain = expansionChain({ ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: loaded.skills });
     const changedIds = new Set(plan.changed.map((skill) => skill.id));
-    const heuristicVersion = readMetaValue(db, HEURISTIC_VERSION_KEY);
-    const renewed = manifestsToRenew(loaded.skills.filter((skill) => !changedIds.has(skill.id)), storedManifests, expandOptions, heuristicVersion);
+    const renewed = manifestsToRenew(loaded.skills.filter((skill) => !changedIds.has(skill.id)), storedManifests, chain);
     // A renewed skill's content is unchanged, so its stored token count still holds.
     const changed = [...plan.changed.map((skill) => ({ ...skill, tokens: countTokens(skill.injection) })), ...renewed.map((skill) => ({ ...skill, tokens: stored.get(skill.name)!.tokens }))];
-    const { manifests, report } = await expandManifests(changed, { ...expandOptions, onProgress: (done, total) => options.onProgress?.({ stage: "expand", done, total }) });
+    const { manifests, report } = await expandManifests(changed, chain, (done, total) => options.onProgress?.({ stage: "expand", done, total }));
 
     const manifestOf = (skill: LoadedSkill): StoredManifest => manifests.get(skill.id) ?? storedManifests.get(skill.id)!;
     // When the index's embedder, its code or its model files differ from this run's, every skill is embedded again.
@@ -134,7 +131,6 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         prepareVectorTable(db, embedderIdentity(embedder, embedderPlan));
         await embedSkills(db, embedder, toEmbed, manifestOf, (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }));
       }
-      writeMetaValue(db, HEURISTIC_VERSION_KEY, HEURISTIC_VERSION);
       // Another analyser reads the index's words differently: a new index version gets its evidence floor measured again.
       const analyser = analyserVersion();
       const analyserChanged = readMetaValue(db, ANALYSER_VERSION_KEY) !== analyser;

@@ -85,5 +85,7 @@ export type ManifestSource = "file" | "examples" | "import" | "llm" | "heuristic
 
 export interface StoredManifest {
   source: ManifestSource;
+  /** What the source made it from (its own version, the prompt and model, the heuristic's version): another version means it is made again. */
+  version: string;
   manifest: Manifest;
 }
