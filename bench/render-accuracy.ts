@@ -46,7 +46,17 @@ function datasetTables(dataset: DatasetFigures): string[] {
   const inScope = dataset.methods.map((method) => {
     const metrics = method.metrics;
     if (!metrics) return skipped(method, 9);
-    return [label(method), percent(metrics.top1), percent(metrics.recall_at_3), metrics.mrr.toFixed(3), percent(metrics.routed), percent(metrics.correct_inject), ms(metrics.latency_ms.p50), ms(metrics.latency_ms.p95), ms(method.p50NoEmbedMs ?? 0)];
+    return [
+      label(method),
+      percent(metrics.top1),
+      percent(metrics.recall_at_3),
+      metrics.mrr.toFixed(3),
+      percent(metrics.routed),
+      percent(metrics.correct_inject),
+      ms(metrics.latency_ms.p50),
+      ms(metrics.latency_ms.p95),
+      ms(method.p50NoEmbedMs ?? 0),
+    ];
   });
   const abstention = dataset.methods.map((method) => {
     const metrics = method.metrics;

@@ -122,7 +122,12 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
     for (const size of config.httpSizes) {
       const { db, build } = scaleIndexes.get(size)!;
       figures.push(await measureHttp(db, build.skills, queries, config.http));
-      config.log(`http ${size}: ${figures.at(-1)!.runs.map((entry) => `${entry.connections} conn ${entry.requestsPerSecond.toFixed(0)} req/s p50 ${entry.latencyMs.p50.toFixed(1)} ms`).join("; ")}`);
+      config.log(
+        `http ${size}: ${figures
+          .at(-1)!
+          .runs.map((entry) => `${entry.connections} conn ${entry.requestsPerSecond.toFixed(0)} req/s p50 ${entry.latencyMs.p50.toFixed(1)} ms`)
+          .join("; ")}`,
+      );
     }
     results.http = { run: finishRun(run, started), figures };
   }

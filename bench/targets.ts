@@ -41,7 +41,8 @@ function checkTargets(results: BenchResults): TargetCheck[] {
       target: "HTTP /route at 1,000 skills, embedding included: p50 <= 25 ms, p99 <= 60 ms",
       measured: http ? `p50 ${ms(http.latencyMs.p50)} ms, p99 ${ms(http.latencyMs.p99)} ms (1 connection)` : "not measured yet",
       passed: http ? http.latencyMs.p50 <= 25 && http.latencyMs.p99 <= 60 : null,
-      limit: "The tail: one query embedding runs at a time in the model worker, long queries embed slowest, and other work on this shared 2-core machine lands in the same milliseconds (see the load average in Over HTTP).",
+      limit:
+        "The tail: one query embedding runs at a time in the model worker, long queries embed slowest, and other work on this shared 2-core machine lands in the same milliseconds (see the load average in Over HTTP).",
     },
     {
       target: "Without embedding, 1,000 skills: p50 <= 5 ms",

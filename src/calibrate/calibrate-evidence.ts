@@ -32,12 +32,7 @@ export interface EvidenceCalibration {
  * routed with that skill left out, so whatever comes first is wrong by construction. Writes the floor into
  * the index and reports what the index now routes. Undefined for an index too small to measure.
  */
-export async function calibrateEvidence(
-  file: string,
-  db: IndexDatabase,
-  encoder: QueryEncoder,
-  onProgress?: (done: number, total: number) => void,
-): Promise<EvidenceCalibration | undefined> {
+export async function calibrateEvidence(file: string, db: IndexDatabase, encoder: QueryEncoder, onProgress?: (done: number, total: number) => void): Promise<EvidenceCalibration | undefined> {
   const probes = absentSkillProbes(db);
   if (probes.length === 0) return undefined;
   const router = await createRouter({ db: file, queryEncoder: encoder });
@@ -54,16 +49,26 @@ export async function calibrateEvidence(
       step();
     }
     const floor: EvidenceFloor = {
-      bm25: quantile(read.map((probe) => probe.bm25), BM25_QUANTILE),
+      bm25: quantile(
+        read.map((probe) => probe.bm25),
+        BM25_QUANTILE,
+      ),
       ...(otherScripts.length >= MIN_SCRIPT_SAMPLES ? { bm25OtherScripts: quantile(otherScripts, BM25_QUANTILE) } : {}),
-      q2qMax: quantile(read.map((probe) => probe.q2q), Q2Q_QUANTILE),
+      q2qMax: quantile(
+        read.map((probe) => probe.q2q),
+        Q2Q_QUANTILE,
+      ),
       samples: probes.length,
       indexVersion: readMeta(db).indexVersion,
     };
     writeEvidenceFloor(db, floor);
     router.refresh();
     const absentRouted = await routedShare(router, probes, step);
-    const everydayRouted = await routedShare(router, EVERYDAY_REQUESTS.map((query) => ({ query })), step);
+    const everydayRouted = await routedShare(
+      router,
+      EVERYDAY_REQUESTS.map((query) => ({ query })),
+      step,
+    );
     return { floor, absentRouted, everydayRouted };
   } finally {
     await router.close();

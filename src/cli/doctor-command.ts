@@ -25,9 +25,7 @@ interface IndexReport {
 }
 
 /** The settings `router serve` would run with given the same flags, environment and config file (secrets masked). */
-type ConfigReport =
-  | { file: string | null; settings: Record<SettingKey, unknown>; sources: Record<SettingKey, SettingSource> }
-  | { error: { code: string; message: string } };
+type ConfigReport = { file: string | null; settings: Record<SettingKey, unknown>; sources: Record<SettingKey, SettingSource> } | { error: { code: string; message: string } };
 
 interface DoctorReport {
   status: "ok" | "warnings" | "problems";
@@ -114,7 +112,16 @@ async function readIndex(path: string): Promise<IndexReport> {
     const db = openIndexForRead(path);
     try {
       const meta = readMeta(db);
-      return { path, exists: true, version: meta.indexVersion, skills: countSkills(db), texts: countTexts(db), vectors: countVectors(db), embedder: meta.embedder ?? null, dimension: meta.dimension ?? null };
+      return {
+        path,
+        exists: true,
+        version: meta.indexVersion,
+        skills: countSkills(db),
+        texts: countTexts(db),
+        vectors: countVectors(db),
+        embedder: meta.embedder ?? null,
+        dimension: meta.dimension ?? null,
+      };
     } finally {
       db.close();
     }
@@ -140,7 +147,14 @@ function formatReport(report: DoctorReport): string {
   lines.push("", `Index (${index.path})`);
   if (index.error) lines.push(`  error      [${index.error.code}] ${index.error.message}`);
   else if (!index.exists) lines.push("  none yet");
-  else lines.push(`  version    ${index.version}`, `  skills     ${index.skills}`, `  texts      ${index.texts}`, `  vectors    ${index.vectors}`, `  embedder   ${index.embedder ?? "none"}${index.dimension ? ` (${index.dimension}-d)` : ""}`);
+  else
+    lines.push(
+      `  version    ${index.version}`,
+      `  skills     ${index.skills}`,
+      `  texts      ${index.texts}`,
+      `  vectors    ${index.vectors}`,
+      `  embedder   ${index.embedder ?? "none"}${index.dimension ? ` (${index.dimension}-d)` : ""}`,
+    );
   if (report.warnings.length > 0) lines.push("", "Warnings", ...report.warnings.map((warning) => `  - ${warning}`));
   if (report.problems.length > 0) lines.push("", "Problems", ...report.problems.map((problem) => `  - ${problem}`));
   lines.push("", `Status: ${report.status}`);

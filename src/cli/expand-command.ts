@@ -21,9 +21,7 @@ interface ExpandOptionValues extends LlmOptionValues {
 
 export function expandCommand(): Command {
   const command = new Command("expand")
-    .description(
-      "let a batch API, another LLM or a person write manifests: --export writes one chat-completions request per skill (JSONL), --import loads the answers and updates the index",
-    )
+    .description("let a batch API, another LLM or a person write manifests: --export writes one chat-completions request per skill (JSONL), --import loads the answers and updates the index")
     .addOption(dbOption())
     .option("--export <file>", "write one self-contained request per skill (OpenAI Batch API input lines); needs --llm-model")
     .option("--import <file>", "load manifests (batch API output lines, or {name, manifest} lines) and re-index with them")
@@ -104,9 +102,5 @@ async function importResponses(file: string, options: ExpandOptionValues): Promi
     db: options.db,
     expansion: { expander: options.expander, llm: options.expander === "heuristic" ? undefined : llmSettings(options), imports, onNotice: (message) => process.stderr.write(`note: ${message}\n`) },
   });
-  process.stdout.write(
-    options.json
-      ? `${JSON.stringify(summary, null, 2)}\n`
-      : `Imported ${summary.expansion.sources.import} manifests from ${file}\n${formatSummary(summary, false)}`,
-  );
+  process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : `Imported ${summary.expansion.sources.import} manifests from ${file}\n${formatSummary(summary, false)}`);
 }

@@ -34,7 +34,10 @@ export function fitCommand(): Command {
       const { train, test } = options.all ? { train: set.cases, test: [] } : splitCases(set.cases, split);
       const showProgress = !options.quiet && !options.json;
       // Training cases are routed to collect evidence, then the held-out ones to measure the fit: two stages, two lines.
-      const stages = { collect: createProgress("routing training cases", "cases", process.stderr, showProgress), evaluate: createProgress("routing held-out cases", "cases", process.stderr, showProgress) };
+      const stages = {
+        collect: createProgress("routing training cases", "cases", process.stderr, showProgress),
+        evaluate: createProgress("routing held-out cases", "cases", process.stderr, showProgress),
+      };
       const report = await fitIndex({
         db: options.db,
         train,
@@ -47,7 +50,6 @@ export function fitCommand(): Command {
       process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, options.db));
     });
 }
-
 
 function formatReport(report: FitIndexReport, db: string): string {
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;

@@ -95,7 +95,10 @@ function parsePositiveInteger(value: string): number {
 }
 
 function parseList(value: string): string[] {
-  return value.split(",").map((name) => name.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -6,10 +6,7 @@ import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K, MAX_QUERY_CHARS, MAX_SKILL_NAME
 
 const skillName = z.string().min(1).max(MAX_SKILL_NAME_CHARS);
 
-export const contextMessageSchema = z.union([
-  z.string().max(MAX_QUERY_CHARS),
-  z.object({ role: z.string().max(64).optional(), content: z.string().max(MAX_QUERY_CHARS) }),
-]);
+export const contextMessageSchema = z.union([z.string().max(MAX_QUERY_CHARS), z.object({ role: z.string().max(64).optional(), content: z.string().max(MAX_QUERY_CHARS) })]);
 
 export const routeOptionsSchema = z
   .object({
@@ -18,11 +15,21 @@ export const routeOptionsSchema = z
       .max(MAX_CONTEXT_MESSAGES)
       .optional()
       .meta({ description: `Up to ${MAX_CONTEXT_MESSAGES} recent messages, oldest first; weighed less than the query.` }),
-    k: z.number().int().min(1).max(MAX_K).optional().meta({ description: `How many ranked skills to return (default ${DEFAULT_K}, at most ${MAX_K}).` }),
+    k: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_K)
+      .optional()
+      .meta({ description: `How many ranked skills to return (default ${DEFAULT_K}, at most ${MAX_K}).` }),
     threshold: z.number().min(0).max(1).optional().meta({ description: "In-scope threshold to use instead of the learned one." }),
     skills: z.array(skillName).max(MAX_SKILL_NAMES).optional().meta({ description: "Route only among these skill names." }),
     exclude: z.array(skillName).max(MAX_SKILL_NAMES).optional().meta({ description: "Never route to these skill names." }),
-    include: z.array(z.enum(["body"])).max(1).optional().meta({ description: '["body"] returns what to inject with each ranked skill.' }),
+    include: z
+      .array(z.enum(["body"]))
+      .max(1)
+      .optional()
+      .meta({ description: '["body"] returns what to inject with each ranked skill.' }),
     multi: z.boolean().optional().meta({ description: "Inject every skill above the threshold, up to k." }),
   })
   .strict();

@@ -13,8 +13,12 @@ export function formatReport(report: EvalReport): string {
   const lines: string[] = [];
   const split = report.split === "all" ? "all cases" : `${report.split} split`;
   const subject = report.skill ? `trigger evals for ${report.skill}` : "eval set";
-  lines.push(`${report.file} (${subject}, ${split}): ${metrics.cases} cases, ${metrics.in_scope} ${report.skill ? "should trigger" : "in scope"}, ${metrics.no_skill} ${report.skill ? "should not" : "need none"}`);
-  lines.push(`  index ${report.db}${report.indexed ? ` (${report.indexed.embedded > 0 ? `indexed ${report.indexed.embedded} skills in ${(report.indexed.durationMs / 1000).toFixed(1)} s` : "cached, up to date"})` : ""}`);
+  lines.push(
+    `${report.file} (${subject}, ${split}): ${metrics.cases} cases, ${metrics.in_scope} ${report.skill ? "should trigger" : "in scope"}, ${metrics.no_skill} ${report.skill ? "should not" : "need none"}`,
+  );
+  lines.push(
+    `  index ${report.db}${report.indexed ? ` (${report.indexed.embedded > 0 ? `indexed ${report.indexed.embedded} skills in ${(report.indexed.durationMs / 1000).toFixed(1)} s` : "cached, up to date"})` : ""}`,
+  );
   if (metrics.in_scope > 0) {
     lines.push(
       report.skill

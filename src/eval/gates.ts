@@ -44,10 +44,12 @@ const CHECKS: { key: keyof Gates; gate: string; value: (metrics: EvalMetrics) =>
 /** Every gate that was set, with the measured value and whether it passed; a gate with nothing to measure fails. */
 export function checkGates(metrics: EvalMetrics, gates: Gates, accuracy: AccuracyKind = "top1"): GateResult[] {
   const checks = [{ key: "minAccuracy" as const, gate: "--min-accuracy", ...ACCURACY[accuracy], atLeast: true }, ...CHECKS];
-  return checks.filter((check) => gates[check.key] !== undefined).map((check) => {
-    const limit = gates[check.key]!;
-    if (metrics[check.over] === 0) return { gate: check.gate, limit, actual: null, passed: false };
-    const actual = check.value(metrics);
-    return { gate: check.gate, limit, actual, passed: check.atLeast ? actual >= limit : actual <= limit };
-  });
+  return checks
+    .filter((check) => gates[check.key] !== undefined)
+    .map((check) => {
+      const limit = gates[check.key]!;
+      if (metrics[check.over] === 0) return { gate: check.gate, limit, actual: null, passed: false };
+      const actual = check.value(metrics);
+      return { gate: check.gate, limit, actual, passed: check.atLeast ? actual >= limit : actual <= limit };
+    });
 }

@@ -80,7 +80,14 @@ export function expansionChain(options: ExpandOptions): ExpansionChain {
   };
   const llm = choice !== "heuristic" && options.llm ? llmSource(options.llm, options.cache, options.neighbourPool ?? []) : undefined;
   const earlierAnswers = !llm && choice === "auto" && options.cache ? cachedLlmSource(options.cache) : undefined;
-  const sources = [fileSource(notice), examplesSource(), ...(options.imports ? [importSource(options.imports, notice)] : []), ...(llm ? [llm] : []), ...(earlierAnswers ? [earlierAnswers] : []), heuristicSource()];
+  const sources = [
+    fileSource(notice),
+    examplesSource(),
+    ...(options.imports ? [importSource(options.imports, notice)] : []),
+    ...(llm ? [llm] : []),
+    ...(earlierAnswers ? [earlierAnswers] : []),
+    heuristicSource(),
+  ];
   return { sources, llm, choice, notices, notice };
 }
 

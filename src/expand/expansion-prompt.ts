@@ -98,7 +98,6 @@ export function manifestRequestBody(model: string, messages: ChatMessage[], form
   return {
     model,
     messages,
-    response_format:
-      format === "json_schema" ? { type: "json_schema", json_schema: { name: "routing_manifest", strict: true, schema: MANIFEST_JSON_SCHEMA } } : { type: "json_object" },
+    response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: "routing_manifest", strict: true, schema: MANIFEST_JSON_SCHEMA } } : { type: "json_object" },
   };
 }

@@ -7,7 +7,7 @@ export interface SourceClaim {
 }
 
 /** What a source wrote, or why it could not (the next source of the chain then writes the manifest). */
-export type SourceOutcome = { manifest: Manifest; /** Taken from the manifest cache, not asked for. */ cached?: boolean } | { failed: string };
+export type SourceOutcome = { manifest: Manifest /** Taken from the manifest cache, not asked for. */; cached?: boolean } | { failed: string };
 
 /**
  * One place a manifest can come from. The chain (expand-skills.ts) asks each source in order and the first that

@@ -25,9 +25,7 @@ export function toolParameters(schema: unknown): ToolParameter[] {
       readableName: readableName(name).toLowerCase(),
       description: typeof spec["description"] === "string" ? spec["description"].trim().replace(/\.$/, "") : "",
       required: required.has(name),
-      enumValues: values
-        .filter((value): value is string => typeof value === "string" && value.length <= MAX_ENUM_VALUE_LENGTH)
-        .slice(0, MAX_ENUM_VALUES),
+      enumValues: values.filter((value): value is string => typeof value === "string" && value.length <= MAX_ENUM_VALUE_LENGTH).slice(0, MAX_ENUM_VALUES),
     };
   });
 }

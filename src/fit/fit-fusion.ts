@@ -78,7 +78,12 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   const fitted = fitConditionalLogit(groups, FEATURES.length);
   const prior = options.rankingPrior;
   // A prior moves the weights' direction; their length is fitted again so that shares stay calibrated.
-  const weights = prior ? rescaleToFit(groups, FEATURES.map((feature, index) => fitted[index]! + (prior[feature] ?? 0))) : fitted;
+  const weights = prior
+    ? rescaleToFit(
+        groups,
+        FEATURES.map((feature, index) => fitted[index]! + (prior[feature] ?? 0)),
+      )
+    : fitted;
   const ranking = Object.fromEntries(FEATURES.map((feature, index) => [feature, weights[index]!])) as FusionParams["ranking"];
 
   const nulls = samples.filter((sample) => sample.expected === null);
@@ -92,7 +97,9 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   const scope = hasBoth
     ? fitLogistic(
         // The in-scope model's inputs depend only on the ranking weights, already learned.
-        samples.map((sample, index) => scoreCandidates(draft, sample.evidence, sample.features, abstainSims[index]!, denseStandIn(draft, sample.readable)).scopeFeatures).map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
+        samples
+          .map((sample, index) => scoreCandidates(draft, sample.evidence, sample.features, abstainSims[index]!, denseStandIn(draft, sample.readable)).scopeFeatures)
+          .map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
         samples.map((sample) => (sample.expected === null ? 0 : 1)),
       )
     : undefined;

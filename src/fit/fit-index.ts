@@ -33,11 +33,14 @@ export interface FitIndexReport {
 export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport> {
   if (options.train.length === 0) throw createError("INVALID_ARGUMENT", "No training cases to fit on");
   const router = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), fusion: DEFAULT_FUSION });
-  let fitted;
-  let embedder;
+  let fitted: ReturnType<typeof fitFusion>;
+  let embedder: string | null;
   try {
     const known = new Set(router.skills().map((skill) => skill.name));
-    requireKnownSkills(options.train.flatMap((item) => (item.expected === null ? [] : [item.expected])), (name) => known.has(name));
+    requireKnownSkills(
+      options.train.flatMap((item) => (item.expected === null ? [] : [item.expected])),
+      (name) => known.has(name),
+    );
     embedder = router.status().embedder;
     const samples = await collectSamples(router, options.train, (done, total) => options.onProgress?.("collect", done, total));
     fitted = fitFusion(samples, { origin: options.origin, embedder, fallback: DEFAULT_FUSION, ...(options.minRouted !== undefined ? { minRouted: options.minRouted } : {}) });

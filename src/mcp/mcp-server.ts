@@ -7,7 +7,9 @@ import { findSkillText, readSkillText, similarNames } from "./tool-text.js";
 
 // find_skill answers a route result without what only a person tuning the router reads (shares, signals, timing).
 const findSkillOutput = routeResultSchema.pick({ decision: true, selected: true, reason: true, in_scope: true, threshold: true }).extend({
-  skills: z.array(rankedSkillSchema.pick({ name: true, kind: true, description: true, confidence: true, tokens: true, matched: true, nearest_query: true, negative: true })).describe("Ranked candidates, best first"),
+  skills: z
+    .array(rankedSkillSchema.pick({ name: true, kind: true, description: true, confidence: true, tokens: true, matched: true, nearest_query: true, negative: true }))
+    .describe("Ranked candidates, best first"),
 }).shape;
 
 const readSkillOutput = skillDetailSchema.pick({ name: true, kind: true, description: true, tokens: true, body: true, source_path: true }).extend({
@@ -33,7 +35,16 @@ export function createMcpServer(source: SkillSource, version: string): McpServer
     },
     async ({ query, k }) => {
       const result = await source.route(query, k === undefined ? {} : { k });
-      const skills = result.skills.map(({ name, kind, description, confidence, tokens, matched, nearest_query, negative }) => ({ name, kind, description, confidence, tokens, matched, nearest_query, negative }));
+      const skills = result.skills.map(({ name, kind, description, confidence, tokens, matched, nearest_query, negative }) => ({
+        name,
+        kind,
+        description,
+        confidence,
+        tokens,
+        matched,
+        nearest_query,
+        negative,
+      }));
       const structuredContent = { decision: result.decision, selected: result.selected, reason: result.reason, in_scope: result.in_scope, threshold: result.threshold, skills };
       return { content: [{ type: "text", text: findSkillText(result) }], structuredContent };
     },

@@ -36,6 +36,9 @@ export function readSkillText(skill: SkillDetail): string {
 
 /** Names that share a part with the unknown one, so a typo gets a suggestion. */
 export function similarNames(name: string, names: string[]): string[] {
-  const parts = name.toLowerCase().split(/[^a-z0-9]+/).filter((part) => part.length >= 3);
+  const parts = name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((part) => part.length >= 3);
   return names.filter((candidate) => parts.some((part) => candidate.toLowerCase().includes(part))).slice(0, 5);
 }

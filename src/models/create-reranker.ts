@@ -2,10 +2,8 @@ import { createCrossEncoderReranker } from "./cross-encoder-reranker.js";
 import type { RerankerLoad, RerankerOptions } from "./embedder.js";
 import { loadOrExplain } from "./load-or-explain.js";
 import { inspectModelFiles, MODEL_CATALOGUE } from "./model-catalogue.js";
-import { modelSettings, type ModelSettings } from "./model-settings.js";
+import { modelSettings } from "./model-settings.js";
 import { startRerankerWorker } from "./model-worker-client.js";
-
-
 
 const CROSS_ENCODER = MODEL_CATALOGUE.reranker;
 

@@ -186,10 +186,12 @@ export function queryEncoderOver(embedders: Embedder | readonly Embedder[], cach
         });
       }
     }
-    return signal ? abandonable(pending, signal, () => {
-      const waiting = queued.get(text);
-      if (waiting) waiting.abandoned++;
-    }) : pending;
+    return signal
+      ? abandonable(pending, signal, () => {
+          const waiting = queued.get(text);
+          if (waiting) waiting.abandoned++;
+        })
+      : pending;
   };
 
   return {

@@ -27,7 +27,10 @@ export function keywordMatcher(model: Pick<RouteModel, "skills">): KeywordMatche
   const entries: Entry[] = [];
   const byTerm = new Map<string, number[]>();
   model.skills.forEach((skill, index) => {
-    const lists = [["keyword", skill.manifest?.keywords ?? []], ["phrase", skill.manifest?.phrases ?? []]] as const;
+    const lists = [
+      ["keyword", skill.manifest?.keywords ?? []],
+      ["phrase", skill.manifest?.phrases ?? []],
+    ] as const;
     for (const [kind, texts] of lists) {
       for (const text of texts) {
         for (const terms of termVariants(text)) {

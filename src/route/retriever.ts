@@ -2,7 +2,6 @@ import type { LexicalIndex } from "./lexical-index.js";
 import type { RouteQuery } from "./query.js";
 import type { RouteModel } from "./route-model.js";
 
-
 /** A skill (index into the route model) and the retriever's raw score for it. */
 export interface Candidate {
   skill: number;

@@ -205,7 +205,13 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
     in_scope: round(scoring.inScope),
     threshold: outcome.threshold,
     warnings: [],
-    timing_ms: { embed: round(embedded - started), retrieve: round(retrieved - embedded), score: round(scored - retrieved), rerank: round(reranked - scored), total: round(performance.now() - started) },
+    timing_ms: {
+      embed: round(embedded - started),
+      retrieve: round(retrieved - embedded),
+      score: round(scored - retrieved),
+      rerank: round(reranked - scored),
+      total: round(performance.now() - started),
+    },
     ...base,
   };
 }

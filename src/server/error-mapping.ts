@@ -25,7 +25,10 @@ export function knownError(error: unknown, c: Context): RouterError | undefined 
 function boundedUnknownSkills(error: RouterError): RouterError {
   const unknown = (error.details?.unknown as string[] | undefined) ?? [];
   const more = unknown.length > LISTED_IN_MESSAGE ? `, and ${unknown.length - LISTED_IN_MESSAGE} more` : "";
-  const message = `Not in the index: ${unknown.slice(0, LISTED_IN_MESSAGE).map((name) => clip(name)).join(", ")}${more}`;
+  const message = `Not in the index: ${unknown
+    .slice(0, LISTED_IN_MESSAGE)
+    .map((name) => clip(name))
+    .join(", ")}${more}`;
   return createError("UNKNOWN_SKILLS", message, { unknown: unknown.slice(0, LISTED_IN_DETAILS).map((name) => clip(name)), unknownCount: unknown.length });
 }
 

@@ -29,7 +29,13 @@ export function createMetrics(): ServerMetrics {
   return {
     registry,
     requests: new Counter({ name: "router_http_requests_total", help: "HTTP requests answered, by endpoint and status", labelNames: ["method", "route", "status"], registers }),
-    requestSeconds: new Histogram({ name: "router_http_request_duration_seconds", help: "Time to answer an HTTP request", labelNames: ["method", "route", "status"], buckets: LATENCY_BUCKETS, registers }),
+    requestSeconds: new Histogram({
+      name: "router_http_request_duration_seconds",
+      help: "Time to answer an HTTP request",
+      labelNames: ["method", "route", "status"],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
     inFlight: new Gauge({ name: "router_http_requests_in_flight", help: "HTTP requests being answered now", registers }),
     decisions: new Counter({ name: "router_route_decisions_total", help: "Skills injected by POST /route, by skill", labelNames: ["skill"], registers }),
     abstentions: new Counter({ name: "router_route_abstentions_total", help: "POST /route answers of none, by reason", labelNames: ["reason"], registers }),

@@ -1,4 +1,4 @@
-import type { SkillFormat, SkillKind, SkillMetadata, SkillRecord } from "../store/records.js";
+import type { SkillRecord } from "../store/records.js";
 
 export type { SkillFormat, SkillKind, SkillMetadata } from "../store/records.js";
 

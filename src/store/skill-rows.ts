@@ -11,9 +11,7 @@ export type StoredSkillState = Pick<SkillRecord, "id" | "name" | "contentHash" |
 export type SkillSummary = Pick<SkillRecord, "id" | "name" | "kind" | "format" | "description" | "tokens" | "sourcePath">;
 
 export function readSkillStates(db: IndexDatabase): Map<string, StoredSkillState> {
-  const rows = db
-    .prepare("SELECT id, name, content_hash AS contentHash, source_path AS relativePath, root_position AS rootPosition, tokens FROM skills")
-    .all() as StoredSkillState[];
+  const rows = db.prepare("SELECT id, name, content_hash AS contentHash, source_path AS relativePath, root_position AS rootPosition, tokens FROM skills").all() as StoredSkillState[];
   return new Map(rows.map((row) => [row.name, row]));
 }
 
@@ -41,9 +39,10 @@ export function deleteSkill(db: IndexDatabase, id: string): void {
 /** Every skill, its source path where it is served (see store/skill-location.ts: ROUTER_SKILLS_ROOT re-bases the roots). */
 export function listSkills(db: IndexDatabase, override?: string[]): SkillSummary[] {
   const folders = servedRootFolders(readRootFolders(db), override);
-  const rows = db
-    .prepare("SELECT id, name, kind, format, description, tokens, source_path AS relativePath, root_position AS rootPosition FROM skills ORDER BY name")
-    .all() as (Omit<SkillSummary, "sourcePath"> & { relativePath: string; rootPosition: number })[];
+  const rows = db.prepare("SELECT id, name, kind, format, description, tokens, source_path AS relativePath, root_position AS rootPosition FROM skills ORDER BY name").all() as (Omit<
+    SkillSummary,
+    "sourcePath"
+  > & { relativePath: string; rootPosition: number })[];
   return rows.map(({ relativePath, rootPosition, ...row }) => ({ ...row, sourcePath: servedSourcePath(folders[rootPosition] ?? "", relativePath) }));
 }
 

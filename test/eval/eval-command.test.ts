@@ -67,7 +67,16 @@ describe("router eval", () => {
   it("lists failures with their evidence", () => {
     const hard = writeFile(
       path.join(tempDir(), "hard.json"),
-      JSON.stringify({ skills: [{ name: "weather", description: "Weather forecasts for a city." }, { name: "currency", description: "Convert between currencies." }], cases: [{ query: "weather in Rome", expected: "currency" }, { query: "tell me a joke", expected: null }] }),
+      JSON.stringify({
+        skills: [
+          { name: "weather", description: "Weather forecasts for a city." },
+          { name: "currency", description: "Convert between currencies." },
+        ],
+        cases: [
+          { query: "weather in Rome", expected: "currency" },
+          { query: "tell me a joke", expected: null },
+        ],
+      }),
     );
     const result = runCli(["eval", hard, "--cache", cache, "--split", "all", "--failures", "--json"]);
     expect(result.status, result.stderr).toBe(0);

@@ -34,11 +34,29 @@ describe("data/eval/examples.json", () => {
     expect(set.cases.length).toBeGreaterThanOrEqual(40);
     expect(set.cases.length).toBeLessThanOrEqual(80);
     expect(new Set(set.cases.map((item) => item.expected))).toEqual(
-      new Set([null, "api-design-review", "docker-image-optimize", "git-commit-messages", "incident-postmortem", "k8s-debug", "pdf-extract", "python-testing", "regex-helper", "release-notes", "sql-query-review", "get_current_weather", "get_weather_forecast"]),
+      new Set([
+        null,
+        "api-design-review",
+        "docker-image-optimize",
+        "git-commit-messages",
+        "incident-postmortem",
+        "k8s-debug",
+        "pdf-extract",
+        "python-testing",
+        "regex-helper",
+        "release-notes",
+        "sql-query-review",
+        "get_current_weather",
+        "get_weather_forecast",
+      ]),
     );
     expect(set.cases.filter((item) => item.expected === null).length).toBeGreaterThanOrEqual(10);
     expect(new Set(set.cases.map((item) => item.query)).size).toBe(set.cases.length);
-    for (const item of set.cases) expect(skillTexts.some((text) => text.includes(item.query.toLowerCase())), item.query).toBe(false);
+    for (const item of set.cases)
+      expect(
+        skillTexts.some((text) => text.includes(item.query.toLowerCase())),
+        item.query,
+      ).toBe(false);
   });
 
   it("router eval measures the index of data/skills on the held-out half", () => {

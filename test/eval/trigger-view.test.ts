@@ -13,7 +13,15 @@ function outcome(expected: string | null, injected: string | null, ranked: [stri
 
 describe("trigger evals", () => {
   it("turns should_trigger into the skill or null", () => {
-    expect(triggerCases([{ query: "a", should_trigger: true }, { query: "b", should_trigger: false }], "pdf")).toEqual([
+    expect(
+      triggerCases(
+        [
+          { query: "a", should_trigger: true },
+          { query: "b", should_trigger: false },
+        ],
+        "pdf",
+      ),
+    ).toEqual([
       { query: "a", expected: "pdf" },
       { query: "b", expected: null },
     ]);
@@ -22,8 +30,14 @@ describe("trigger evals", () => {
   it("counts only whether THAT skill was injected", () => {
     const outcomes = [
       outcome("pdf", "pdf", [["pdf", 0.9]]), // triggered: right
-      outcome("pdf", "word", [["word", 0.6], ["pdf", 0.3]]), // another skill took it: a miss
-      outcome(null, "word", [["word", 0.8], ["pdf", 0.1]]), // should not, went elsewhere: right for pdf
+      outcome("pdf", "word", [
+        ["word", 0.6],
+        ["pdf", 0.3],
+      ]), // another skill took it: a miss
+      outcome(null, "word", [
+        ["word", 0.8],
+        ["pdf", 0.1],
+      ]), // should not, went elsewhere: right for pdf
       outcome(null, "pdf", [["pdf", 0.7]]), // should not, triggered: a false trigger
       outcome(null, null, [["pdf", 0.2]]), // should not, none: right
     ];

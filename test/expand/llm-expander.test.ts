@@ -28,7 +28,10 @@ afterEach(async () => {
   db = undefined;
 });
 
-async function setUp(reply: (request: Parameters<typeof goodManifestFor>[0], index: number) => ScriptedReply, settings: Partial<LlmSettings> = {}): Promise<{ options: ExpandOptions; cache: ManifestCache }> {
+async function setUp(
+  reply: (request: Parameters<typeof goodManifestFor>[0], index: number) => ScriptedReply,
+  settings: Partial<LlmSettings> = {},
+): Promise<{ options: ExpandOptions; cache: ManifestCache }> {
   server = await startChatServer(reply);
   db = openIndexForWrite(path.join(tempDir(), "router.db"));
   const cache = sqliteManifestCache(db);
@@ -128,9 +131,10 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
   });
 
   it("switches to JSON mode for a server that rejects json_schema, and stays there", async () => {
-    const { options } = await setUp((request) =>
-      request.body.response_format?.type === "json_schema" ? { status: 400, error: "response_format type 'json_schema' is not supported" } : { content: goodManifestFor(request) },
-    { concurrency: 1 });
+    const { options } = await setUp(
+      (request) => (request.body.response_format?.type === "json_schema" ? { status: 400, error: "response_format type 'json_schema' is not supported" } : { content: goodManifestFor(request) }),
+      { concurrency: 1 },
+    );
     const { manifests, report } = await expand([subject("alpha"), subject("beta")], options);
     expect(manifests.get("id-alpha")!.source).toBe("llm");
     expect(manifests.get("id-beta")!.source).toBe("llm");

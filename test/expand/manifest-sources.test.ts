@@ -14,7 +14,15 @@ import { goodManifestFor, startChatServer, type ChatServer } from "./chat-server
 import { describeManifestSourceConformance } from "./manifest-source-conformance.js";
 
 function subject(name: string, metadata: ExpansionSubject["metadata"] = {}): ExpansionSubject {
-  return { id: `id-${name}`, name, kind: "skill", description: `Debug ${name} failures. Use when the user asks why ${name} keeps failing.`, body: `# ${name}\n\n## Reading ${name} logs\nSteps.`, contentHash: `hash-${name}`.padEnd(64, "0"), metadata };
+  return {
+    id: `id-${name}`,
+    name,
+    kind: "skill",
+    description: `Debug ${name} failures. Use when the user asks why ${name} keeps failing.`,
+    body: `# ${name}\n\n## Reading ${name} logs\nSteps.`,
+    contentHash: `hash-${name}`.padEnd(64, "0"),
+    metadata,
+  };
 }
 
 const plain = subject("plain");
@@ -42,7 +50,14 @@ describeManifestSourceConformance({
 describeManifestSourceConformance({ name: "examples", create: examplesSource, claimed: subject("examples", { exampleQueries: ["why is examples failing"] }), unclaimed: plain });
 describeManifestSourceConformance({
   name: "import",
-  create: () => importSource(new Map([["imported", { manifest: { queries: ["an imported request"] }, origin: "test" }], ["stale", { manifest: { queries: ["old"] }, contentHashPrefix: "ffff", origin: "test" }]]), ignore),
+  create: () =>
+    importSource(
+      new Map([
+        ["imported", { manifest: { queries: ["an imported request"] }, origin: "test" }],
+        ["stale", { manifest: { queries: ["old"] }, contentHashPrefix: "ffff", origin: "test" }],
+      ]),
+      ignore,
+    ),
   claimed: subject("imported"),
   // Made for other content: not imported.
   unclaimed: subject("stale"),
@@ -56,7 +71,10 @@ describeManifestSourceConformance({
   name: "cached llm answers",
   create: () => {
     const cache = sqliteManifestCache(db);
-    cache.put({ contentHash: subject("paid").contentHash, promptVersion: PROMPT_VERSION, model: "earlier-model" }, { queries: ["paid for earlier"], keywords: [], phrases: [], negatives: [], negative_constraint: "", category: "" });
+    cache.put(
+      { contentHash: subject("paid").contentHash, promptVersion: PROMPT_VERSION, model: "earlier-model" },
+      { queries: ["paid for earlier"], keywords: [], phrases: [], negatives: [], negative_constraint: "", category: "" },
+    );
     return cachedLlmSource(cache);
   },
   claimed: subject("paid"),

@@ -81,7 +81,10 @@ describe("runIndex", () => {
     // When every file is invalid, the message itself names each one and why: it may be all a person sees.
     const broken = tempDir();
     writeFileSync(path.join(broken, "tools.json"), "{ not json");
-    await expect(runIndex({ paths: [broken], db })).rejects.toMatchObject({ code: "NO_SKILLS_FOUND", message: expect.stringMatching(/all 1 skill files found are invalid:\n  .*tools\.json: .+\nThe index was left unchanged\./) });
+    await expect(runIndex({ paths: [broken], db })).rejects.toMatchObject({
+      code: "NO_SKILLS_FOUND",
+      message: expect.stringMatching(/all 1 skill files found are invalid:\n {2}.*tools\.json: .+\nThe index was left unchanged\./),
+    });
 
     const emptied = await runIndex({ paths: [empty], db, allowEmpty: true });
     expect(emptied.removed).toEqual(["alpha"]);

@@ -37,7 +37,12 @@ describe("against a running router", () => {
     expect(result).toMatchObject({ decision: "inject", selected: ["k8s-debug"], reason: null, index_version: 1 });
     expect(result.skills[0]).toMatchObject({ name: "k8s-debug", body: expect.stringContaining("kubectl") });
     expect((await client.skills()).map((skill) => skill.name)).toContain("pdf-extract");
-    expect(await client.skill("k8s-debug")).toMatchObject({ name: "k8s-debug", kind: "skill", body: expect.stringContaining("kubectl describe pod"), source_path: expect.stringContaining("SKILL.md") });
+    expect(await client.skill("k8s-debug")).toMatchObject({
+      name: "k8s-debug",
+      kind: "skill",
+      body: expect.stringContaining("kubectl describe pod"),
+      source_path: expect.stringContaining("SKILL.md"),
+    });
   });
 
   it("sends the last messages of a long conversation, the most the router reads", async () => {

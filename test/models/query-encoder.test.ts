@@ -50,7 +50,14 @@ describe("query encoder (worker thread + LRU cache)", () => {
 
   it("batches concurrent queries and embeds a repeated one once", async () => {
     const calls: number[] = [];
-    const counting: Embedder = { ...inProcess, embed: (texts) => (calls.push(texts.length), inProcess.embed(texts)), close: async () => {} };
+    const counting: Embedder = {
+      ...inProcess,
+      embed: (texts) => {
+        calls.push(texts.length);
+        return inProcess.embed(texts);
+      },
+      close: async () => {},
+    };
     const batching = queryEncoderOver(counting, 100, { maxBatch: 8 });
     const texts = Array.from({ length: 20 }, (_, index) => `concurrent query ${index}`);
     const vectors = await Promise.all([...texts, ...texts].map((text) => batching.embedQuery(text)));

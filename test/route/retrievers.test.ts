@@ -36,15 +36,27 @@ const query = async (text: string) => ({ text, terms: analyseText(text), vector:
 const sources = (model: RouteModel) => ({ model, lexical: lexicalIndex(model) });
 
 describeRetrieverConformance({ name: "bm25", model: () => model, create: (model) => bm25Retriever(sources(model)), query, obvious: { text: "kubectl CrashLoopBackOff pod", skill: "k8s-debug" } });
-describeRetrieverConformance({ name: "dense", model: () => model, create: (model) => denseRetriever(sources(model)), query, obvious: { text: "my kubernetes pod keeps crashing and restarting", skill: "k8s-debug" } });
+describeRetrieverConformance({
+  name: "dense",
+  model: () => model,
+  create: (model) => denseRetriever(sources(model)),
+  query,
+  obvious: { text: "my kubernetes pod keeps crashing and restarting", skill: "k8s-debug" },
+});
 
-describeRetrieverConformance({ name: "keywords", model: () => model, create: (model) => keywordRetriever(sources(model)), query, obvious: { text: "kubectl says CrashLoopBackOff", skill: "k8s-debug" } });
+describeRetrieverConformance({
+  name: "keywords",
+  model: () => model,
+  create: (model) => keywordRetriever(sources(model)),
+  query,
+  obvious: { text: "kubectl says CrashLoopBackOff", skill: "k8s-debug" },
+});
 
 describe("dense retriever on a large index", () => {
   /** A model of random unit centroids, big enough that the bit-code coarse stage is used. */
   function randomModel(count: number, dimension: number, seed: number): RouteModel {
     let state = seed;
-    const next = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) - 0.5;
+    const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31 - 0.5;
     const centroids = new Float32Array(count * dimension).map(next);
     for (let row = 0; row < count; row++) normalise(centroids.subarray(row * dimension, (row + 1) * dimension));
     const skills = Array.from({ length: count }, (_, index) => ({ name: `s${index}` })) as RouteModel["skills"];
@@ -59,7 +71,7 @@ describe("dense retriever on a large index", () => {
     const planted = [11, 700, 1500, 2222, 2990];
     planted.forEach((skill, rank) => {
       const row = large.centroids.subarray(skill * dimension, (skill + 1) * dimension);
-      row.set(normalise(Float32Array.from(direction, (value, i) => value + (0.02 + rank * 0.01) * (((i * (rank + 3)) % 11) - 5) / 5)));
+      row.set(normalise(Float32Array.from(direction, (value, i) => value + ((0.02 + rank * 0.01) * (((i * (rank + 3)) % 11) - 5)) / 5)));
     });
     const retriever = denseRetriever({ model: large, lexical: lexicalIndex({ skills: [] }) });
     const found = retriever.retrieve({ text: "", terms: [], vector: direction, readable: true }, 5);

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe("the cross-encoder tie-break", () => {
   // Nothing fits: every candidate's confidence is low, so the first few are tied.
-  const query = "tell me a joke about penguins";
+  const _query = "tell me a joke about penguins";
 
   it("reorders only the candidates tied for first, and the tied confidences stay in their places", async () => {
     const model = { skills: ["pdf-extract", "sql-query-review", "k8s-debug", "get_current_weather"].map((name) => ({ name, description: `${name} skill` })) } as RouteModel;

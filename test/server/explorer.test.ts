@@ -121,7 +121,14 @@ describe("POST /eval", () => {
     ["an unknown split", examples, "?split=half", 400, "INVALID_REQUEST", /split/],
     ["a split with no case", { cases: [{ query: onlyInTestHalf, expected: null }] }, "?split=train", 400, "INVALID_REQUEST", /no cases in the train split/],
     ["more cases than one request routes", { cases: Array.from({ length: 501 }, (_, n) => ({ query: `question ${n}`, expected: null })) }, "?split=all", 400, "TOO_MANY_CASES", /at most 500/],
-    ["a body over the size limit", { cases: Array.from({ length: 400 }, (_, n) => ({ query: `a long question number ${n} `.repeat(8), expected: null })) }, "?split=all", 413, "PAYLOAD_TOO_LARGE", /larger/],
+    [
+      "a body over the size limit",
+      { cases: Array.from({ length: 400 }, (_, n) => ({ query: `a long question number ${n} `.repeat(8), expected: null })) },
+      "?split=all",
+      413,
+      "PAYLOAD_TOO_LARGE",
+      /larger/,
+    ],
   ])("%s", async (_label, body, query, status, code, message) => {
     const reply = await postEval(body, query);
     expect([reply.status, reply.json.error.code]).toEqual([status, code]);

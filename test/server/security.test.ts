@@ -81,11 +81,14 @@ describe("limits", () => {
 
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const url = new URL(`${server.url}/route`);
-      const sent = request({ host: url.hostname, port: url.port, path: "/route", method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked", ...bearer(API_KEY) } }, (response) => {
-        let body = "";
-        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-        response.on("end", () => resolve({ status: response.statusCode!, body }));
-      });
+      const sent = request(
+        { host: url.hostname, port: url.port, path: "/route", method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked", ...bearer(API_KEY) } },
+        (response) => {
+          let body = "";
+          response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          response.on("end", () => resolve({ status: response.statusCode!, body }));
+        },
+      );
       sent.on("error", reject);
       sent.write('{"query":"');
       for (let i = 0; i < 10; i++) sent.write("y".repeat(1000));

@@ -74,7 +74,10 @@ describe("graceful shutdown", () => {
     child.kill("SIGTERM");
     const [code] = (await once(child, "exit")) as [number | null];
     expect(code).toBe(0);
-    const events = stdout.trim().split("\n").map((line) => JSON.parse(line) as { event?: string; msg: string });
+    const events = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { event?: string; msg: string });
     expect(events.at(-1)).toMatchObject({ event: "shutdown", msg: "stopped" });
   });
 });

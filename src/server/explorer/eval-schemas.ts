@@ -6,12 +6,15 @@ export const evalQuerySchema = z.object({
 });
 
 // Checked in full by src/eval's own reader (runEvalSet), so `router eval` and this endpoint accept the same files.
-export const evalSetBodySchema = z
-  .looseObject({})
-  .openapi("EvalSet", {
-    description: `An eval set, as \`router eval\` reads it: {"cases": [{"query", "expected": skill name | null, "candidates"?}], "skills"?: ...}; at most ${MAX_EVAL_CASES} cases in the chosen split.`,
-    example: { cases: [{ query: "my pod keeps restarting", expected: "k8s-debug" }, { query: "what is the capital of France?", expected: null }] },
-  });
+export const evalSetBodySchema = z.looseObject({}).openapi("EvalSet", {
+  description: `An eval set, as \`router eval\` reads it: {"cases": [{"query", "expected": skill name | null, "candidates"?}], "skills"?: ...}; at most ${MAX_EVAL_CASES} cases in the chosen split.`,
+  example: {
+    cases: [
+      { query: "my pod keeps restarting", expected: "k8s-debug" },
+      { query: "what is the capital of France?", expected: null },
+    ],
+  },
+});
 
 const share = z.number().openapi({ description: "A share in [0, 1]." });
 
