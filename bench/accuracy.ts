@@ -4,9 +4,9 @@ import type { EvalCase, EvalSet } from "../src/eval/eval-set.js";
 import { computeMetrics, percentiles, type EvalMetrics } from "../src/eval/metrics.js";
 import { splitCases } from "../src/eval/split.js";
 import { createEmbedder } from "../src/models/create-embedder.js";
-import type { RerankerLoad } from "../src/models/create-reranker.js";
+import type { RerankerLoad } from "../src/models/embedder.js";
 import { readEvidenceFloor } from "../src/route/evidence-floor.js";
-import { fitIndex } from "../src/route/fit/fit-index.js";
+import { fitIndex } from "../src/fit/fit-index.js";
 import type { FusionParams } from "../src/route/fusion.js";
 import { openIndexForRead } from "../src/store/database.js";
 import type { MethodId } from "./method-catalogue.js";
@@ -83,17 +83,15 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
     await measure("a", async () => keywordRouter(manifestKeywords(mainIndex))),
     await measure("b", () => bm25Description(skills, train)),
     await measure("c", async () => denseDescription(skills, await createEmbedder(), train)),
-    // reranker: null, or the router would load the cross-encoder by itself when its files are present.
-    await measure("d", () => hybridRouter({ db: plainIndex, reranker: null })),
-    examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex, reranker: null })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
-    unseen ? await measure("h", () => hybridRouter({ db: plainIndex, reranker: null, fusion: withIndexFloor(unseen, plainIndex) })) : { id: "h", skipped: NO_OTHER_SET },
+    await measure("d", () => hybridRouter({ db: plainIndex })),
+    examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
+    unseen ? await measure("h", () => hybridRouter({ db: plainIndex, fusion: withIndexFloor(unseen, plainIndex) })) : { id: "h", skipped: NO_OTHER_SET },
     !unseen
       ? { id: "i", skipped: NO_OTHER_SET }
       : examplesIndex
-        ? await measure("i", () => hybridRouter({ db: examplesIndex, reranker: null, fusion: withIndexFloor(unseen, examplesIndex) }))
+        ? await measure("i", () => hybridRouter({ db: examplesIndex, fusion: withIndexFloor(unseen, examplesIndex) }))
         : { id: "i", skipped: "no example queries in this set: h is its main row" },
-    reranker ? await measure("f", () => hybridRouter({ db: mainIndex, reranker })) : { id: "f", skipped: "not measured: cross-encoder unavailable (see below)" },
-    // As router fit itself runs: with the cross-encoder when its files are present, so fit and routing see the same features.
+    reranker ? await measure("f", () => hybridRouter({ db: mainIndex, tieBreak: reranker })) : { id: "f", skipped: "not measured: cross-encoder unavailable (see below)" },
     await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir) })),
   ];
   return { name: spec.name, file: path.basename(spec.file), skills: skills.length, trainCases: train.length, testCases: test.length, methods };

@@ -2,7 +2,7 @@ import path from "node:path";
 import { indexEvalSet } from "../src/eval/eval-index.js";
 import { readEvalSet } from "../src/eval/eval-set.js";
 import { splitCases } from "../src/eval/split.js";
-import { collectSamples, fitFusion, type FitSample } from "../src/route/fit/fit-fusion.js";
+import { collectSamples, fitFusion, type FitSample } from "../src/fit/fit-fusion.js";
 import { DEFAULT_FUSION } from "../src/route/fusion-params.js";
 import type { FusionParams } from "../src/route/fusion.js";
 import { createRouter } from "../src/route/router.js";
@@ -22,7 +22,7 @@ export async function trainingSamples(file: string, cacheDir: string, log: (mess
   const name = path.basename(file, ".json");
   const { db } = await indexEvalSet(file, cacheDir);
   const { train } = splitCases(readEvalSet(file).cases);
-  const router = await createRouter({ db, fusion: DEFAULT_FUSION, reranker: null });
+  const router = await createRouter({ db, fusion: DEFAULT_FUSION });
   try {
     const started = performance.now();
     const samples = await collectSamples(router, train);

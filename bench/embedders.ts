@@ -64,7 +64,13 @@ async function tunedTfjsRuntime(): Promise<Embedder> {
         const indices = new Int32Array(count * 2);
         const values = new Int32Array(count);
         let token = 0;
-        batch.forEach((index, row) => encoded[index]!.forEach((id, position) => ((indices[token * 2] = row), (indices[token * 2 + 1] = position), (values[token++] = id))));
+        batch.forEach((index, row) =>
+          encoded[index]!.forEach((id, position) => {
+            indices[token * 2] = row;
+            indices[token * 2 + 1] = position;
+            values[token++] = id;
+          }),
+        );
         const inputs = { indices: core.tensor2d(indices, [count, 2], "int32"), values: core.tensor1d(values, "int32") };
         const output = await model.executeAsync(inputs);
         const data = (await output.data()) as Float32Array;
@@ -139,10 +145,7 @@ for (let round = 0; round < Number(args.rounds); round++) {
 
 const reference = await variants[0]!.embedder.embed(indexTexts.slice(0, 200));
 const baseline = percentiles(variants[0]!.single).p50;
-const rows = [
-  "| embedder | how | load (ms) | single p50 (ms) | single p99 (ms) | p50 speed-up vs reference | batch (texts/s) | min cosine vs reference |",
-  "|---|---|---|---|---|---|---|---|",
-];
+const rows = ["| embedder | how | load (ms) | single p50 (ms) | single p99 (ms) | p50 speed-up vs reference | batch (texts/s) | min cosine vs reference |", "|---|---|---|---|---|---|---|---|"];
 for (const item of variants) {
   const vectors = item.embedder.dimension === 512 ? await item.embedder.embed(indexTexts.slice(0, 200)) : undefined;
   const agreement = vectors ? Math.min(...vectors.map((vector, index) => cosine(vector, reference[index]!))).toFixed(6) : "n/a";
@@ -153,10 +156,14 @@ for (const item of variants) {
   );
 }
 const worker = percentiles(viaWorker);
-rows.push(`| USE-lite via createQueryEncoder | worker thread round trip + onnxruntime 1 thread, cache missed | - | ${worker.p50.toFixed(2)} | ${worker.p99.toFixed(2)} | ${(baseline / worker.p50).toFixed(1)}x | - | - |`);
+rows.push(
+  `| USE-lite via createQueryEncoder | worker thread round trip + onnxruntime 1 thread, cache missed | - | ${worker.p50.toFixed(2)} | ${worker.p99.toFixed(2)} | ${(baseline / worker.p50).toFixed(1)}x | - | - |`,
+);
 console.log(`${queries.length} single queries (MetaTool cases), batch of ${indexTexts.length} index texts (MetaTool descriptions + example queries), ${args.rounds} batch rounds (median)\n`);
 console.log(rows.join("\n"));
-console.log(`\nonnxruntime (1 thread), texts per inference call, length-sorted batches: ${sweep.map((item) => `${item.name}: ${(indexTexts.length / (percentiles(item.batchMs).p50 / 1000)).toFixed(0)} texts/s`).join(", ")}`);
+console.log(
+  `\nonnxruntime (1 thread), texts per inference call, length-sorted batches: ${sweep.map((item) => `${item.name}: ${(indexTexts.length / (percentiles(item.batchMs).p50 / 1000)).toFixed(0)} texts/s`).join(", ")}`,
+);
 for (const item of [...variants, ...sweep]) await item.embedder.close();
 rmSync(tinyModels, { recursive: true, force: true });
 

@@ -111,8 +111,7 @@ function expansionSection(figures: ExpansionFigures[], embedderId: string, comma
   const dirty = execFileSync("git", ["status", "--porcelain", "--", "src/expand", "bench/expansion.ts", "bench/plain-bm25.ts"], { encoding: "utf8" }).trim() !== "";
   const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
   const rows = figures.map(
-    (row) =>
-      `| ${row.set} | ${row.skills} | ${row.cases} | ${percent(row.denseDescription)} | ${percent(row.denseManifest)} | ${percent(row.bm25Description)} | ${percent(row.bm25Manifest)} |`,
+    (row) => `| ${row.set} | ${row.skills} | ${row.cases} | ${percent(row.denseDescription)} | ${percent(row.denseManifest)} | ${percent(row.bm25Description)} | ${percent(row.bm25Manifest)} |`,
   );
   return [
     SECTION,

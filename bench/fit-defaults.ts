@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { planEmbedder } from "../src/models/create-embedder.js";
-import type { FitSample } from "../src/route/fit/fit-fusion.js";
+import type { FitSample } from "../src/fit/fit-fusion.js";
 import { DEFAULT_FIT_SETS, fitDefaults, trainingSamples } from "./default-fit.js";
 
 const EVAL_DIR = path.resolve("../shared/eval");

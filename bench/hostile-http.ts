@@ -32,10 +32,25 @@ const printable = (maxLength: number) => fc.string({ unit: "binary-ascii", maxLe
 const hostile: fc.Arbitrary<Hostile> = fc.record({
   // Most requests reach POST /route with a JSON type, so the body rules are what the fuzz exercises most.
   method: fc.oneof({ weight: 6, arbitrary: fc.constant("POST") }, { weight: 1, arbitrary: fc.constantFrom("GET", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "PROPFIND") }),
-  path: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("/route", "/route?k=1") }, { weight: 1, arbitrary: fc.constantFrom("/skills", "/skills/k8s-debug", "/skills/..%2f..%2fetc", "/healthz", "/readyz", "/metrics", "/nope", "/%ZZ", "//route") }),
+  path: fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom("/route", "/route?k=1") },
+    { weight: 1, arbitrary: fc.constantFrom("/skills", "/skills/k8s-debug", "/skills/..%2f..%2fetc", "/healthz", "/readyz", "/metrics", "/nope", "/%ZZ", "//route") },
+  ),
   headers: fc.record(
     {
-      "content-type": fc.oneof({ weight: 4, arbitrary: fc.constantFrom("application/json", "application/json; charset=utf-8") }, fc.constantFrom("application/jsonx", "application/json;;", "application/json, text/plain", "application/json-seq", "application/json; charset=utf-16", "text/plain", "multipart/form-data; boundary=x"), printable(40)),
+      "content-type": fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom("application/json", "application/json; charset=utf-8") },
+        fc.constantFrom(
+          "application/jsonx",
+          "application/json;;",
+          "application/json, text/plain",
+          "application/json-seq",
+          "application/json; charset=utf-16",
+          "text/plain",
+          "multipart/form-data; boundary=x",
+        ),
+        printable(40),
+      ),
       "content-encoding": fc.oneof({ weight: 4, arbitrary: fc.constant("identity") }, fc.constantFrom("gzip", "br", "deflate, gzip")),
       authorization: printable(40),
       "x-request-id": printable(60),
@@ -91,11 +106,19 @@ function send(url: string, agent: http.Agent, request: Hostile): Promise<Outcome
 
 async function startRouter(db: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, "serve", "--db", db, "--host", "127.0.0.1", "--port", String(port), "--max-body-bytes", String(MAX_BODY), "--log-level", "warn"], { stdio: ["ignore", process.env.HOSTILE_LOG ? "inherit" : "ignore", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", CLI, "serve", "--db", db, "--host", "127.0.0.1", "--port", String(port), "--max-body-bytes", String(MAX_BODY), "--log-level", "warn"], {
+    stdio: ["ignore", process.env.HOSTILE_LOG ? "inherit" : "ignore", "inherit"],
+  });
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`router serve exited with ${child.exitCode}`);
-    if (await fetch(`${url}/readyz`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${url}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { url, stop: () => new Promise((resolve) => child.once("exit", () => resolve()).kill("SIGTERM")) };
@@ -144,7 +167,9 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const metrics = await (await fetch(`${router.url}/metrics`)).text();
   // The readiness polls before the run answer 503 while the index loads; they are not part of it.
-  const server5xx = [...metrics.matchAll(/^router_http_requests_total\{([^}]*)\} (\d+)/gm)].filter(([, labels]) => /status="5\d\d"/.test(labels!) && !labels!.includes('route="/readyz"')).reduce((sum, match) => sum + Number(match[2]), 0);
+  const server5xx = [...metrics.matchAll(/^router_http_requests_total\{([^}]*)\} (\d+)/gm)]
+    .filter(([, labels]) => /status="5\d\d"/.test(labels!) && !labels!.includes('route="/readyz"'))
+    .reduce((sum, match) => sum + Number(match[2]), 0);
   const answered5xx = [...statuses].filter(([key]) => /^5\d\d$/.test(key)).reduce((sum, [, n]) => sum + n, 0);
   await router.stop();
 

@@ -52,7 +52,7 @@ const CASES: HostileCase[] = [
   { label: "SKILL.md, 1 MiB of emoji", write: unbrokenSkill("😀") },
   { label: "SKILL.md, 1 MiB of code fences", write: unbrokenSkill("```\n") },
   { label: `SKILL.md, 1 MiB of \`: \`, frontmatter of \`: \` at its ${MAX_FRONTMATTER_BYTES / KiB} KiB limit`, write: unbrokenSkill(": ", breakingFrontmatter(MAX_FRONTMATTER_BYTES)) },
-  { label: "SKILL.md, 1 MiB of frontmatter of `: `", write: (folder) => write(path.join(folder, "hostile", "SKILL.md"), breakingFrontmatter(MAX_SKILL_FILE_BYTES) + "body") },
+  { label: "SKILL.md, 1 MiB of frontmatter of `: `", write: (folder) => write(path.join(folder, "hostile", "SKILL.md"), `${breakingFrontmatter(MAX_SKILL_FILE_BYTES)}body`) },
   {
     label: `router-manifest.yaml, ${MAX_MANIFEST_FILE_BYTES / KiB} KiB of \`: \` (its limit)`,
     write: (folder) => {
@@ -60,7 +60,10 @@ const CASES: HostileCase[] = [
       return write(path.join(folder, "hostile", "router-manifest.yaml"), `queries:\n${fill(`  - ${YAML_BREAKING}\n`, MAX_MANIFEST_FILE_BYTES - 10)}`);
     },
   },
-  { label: `tool JSON, one tool and ${(MAX_JSON_FILE_BYTES / MiB).toFixed(0)} MiB of other data (the file limit)`, write: (folder) => write(path.join(folder, "tools.json"), `{"tools":[{"name":"small","description":"A small tool.","parameters":{}}],"notes":"${fill("x", MAX_JSON_FILE_BYTES - 200)}"}`) },
+  {
+    label: `tool JSON, one tool and ${(MAX_JSON_FILE_BYTES / MiB).toFixed(0)} MiB of other data (the file limit)`,
+    write: (folder) => write(path.join(folder, "tools.json"), `{"tools":[{"name":"small","description":"A small tool.","parameters":{}}],"notes":"${fill("x", MAX_JSON_FILE_BYTES - 200)}"}`),
+  },
   {
     label: "tool JSON, one tool with a 60 MiB schema (under the file limit)",
     write: (folder) => {
@@ -96,7 +99,10 @@ try {
     const indexed = listSkills(index);
     index.close();
     const ignored = summary.warnings.filter((warning) => warning.reason.endsWith("; ignored")).map((warning) => warning.reason);
-    const outcome = indexed.length > 0 ? `indexed, ${indexed[0]!.tokens.toLocaleString("en-US")} tokens${ignored.length > 0 ? `; ${ignored.join("; ")}` : ""}` : `refused: ${summary.invalid.map((problem) => problem.reason).join("; ")}`;
+    const outcome =
+      indexed.length > 0
+        ? `indexed, ${indexed[0]!.tokens.toLocaleString("en-US")} tokens${ignored.length > 0 ? `; ${ignored.join("; ")}` : ""}`
+        : `refused: ${summary.invalid.map((problem) => problem.reason).join("; ")}`;
     slowest = Math.max(slowest, summary.durationMs);
     rows.push(`| ${hostile.label} | ${statSync(file).size.toLocaleString("en-US")} | ${(summary.durationMs / 1000).toFixed(2)} | ${outcome} |`);
     rmSync(dir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { readEvalSet } from "../src/eval/eval-set.js";
 import { runIndex } from "../src/indexer/run-index.js";
-import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
+import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
 import { replaceSections } from "./results-file.js";
 
 const CORPUS = path.resolve("../shared/corpus/skills");
@@ -188,7 +188,11 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function section(runs: LoadRun[], soak: LoadRun | undefined, context: { skills: number; embedder: string; connections: number; seconds: number; soakSeconds: number; queries: number; command: string }): string {
+function section(
+  runs: LoadRun[],
+  soak: LoadRun | undefined,
+  context: { skills: number; embedder: string; connections: number; seconds: number; soakSeconds: number; queries: number; command: string },
+): string {
   const row = (label: string, run: LoadRun) =>
     `| ${label} | ${run.requests} | ${run.rps.toFixed(0)} | ${run.p50.toFixed(0)} | ${run.p99.toFixed(0)} | ${run.errors + run.non2xx} | ${run.rssStart.toFixed(0)} | ${run.rssEnd.toFixed(0)} | ${run.rssMax.toFixed(0)} | ${run.loadStart.toFixed(1)} / ${run.loadEnd.toFixed(1)} |`;
   const med = (pick: (run: LoadRun) => number) => median(runs.map(pick));
@@ -226,7 +230,12 @@ function section(runs: LoadRun[], soak: LoadRun | undefined, context: { skills: 
     row("**median**", medianRun),
     ...(soak ? [row(`soak, ${context.soakSeconds} s`, soak)] : []),
     "",
-    ...(soak ? [`RSS of the soak run every ${RSS_SAMPLE_MS / 1000} s (MB): ${soak.rssSamples.map((mb) => mb.toFixed(0)).join(", ")}. The query cache holds at most 10,000 vectors: RSS may climb while it fills, and must stop climbing once it is full.`, ""] : []),
+    ...(soak
+      ? [
+          `RSS of the soak run every ${RSS_SAMPLE_MS / 1000} s (MB): ${soak.rssSamples.map((mb) => mb.toFixed(0)).join(", ")}. The query cache holds at most 10,000 vectors: RSS may climb while it fills, and must stop climbing once it is full.`,
+          "",
+        ]
+      : []),
     `Every server drained and exited ${runs.every((run) => run.exitCode === 0) ? "0" : "with an error"} on SIGTERM.`,
     "",
     `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${cpu}, Node ${process.version}, embedder \`${context.embedder}\`, commit \`${commit}\`.`,
@@ -246,7 +255,9 @@ if (!args.prepare) {
     process.stderr.write(`run ${run}/${args.runs}: ${seconds} s, ${connections} connections...\n`);
     runs.push(await loadOnce(db, queries, connections, seconds));
     const last = runs.at(-1)!;
-    process.stderr.write(`  ${last.rps.toFixed(0)} req/s, p50 ${last.p50} ms, p99 ${last.p99} ms, errors ${last.errors + last.non2xx} (statuses: ${last.statuses.join(", ") || "none"}), RSS ${last.rssStart.toFixed(0)} -> ${last.rssEnd.toFixed(0)} MB, load ${last.loadStart.toFixed(1)}\n`);
+    process.stderr.write(
+      `  ${last.rps.toFixed(0)} req/s, p50 ${last.p50} ms, p99 ${last.p99} ms, errors ${last.errors + last.non2xx} (statuses: ${last.statuses.join(", ") || "none"}), RSS ${last.rssStart.toFixed(0)} -> ${last.rssEnd.toFixed(0)} MB, load ${last.loadStart.toFixed(1)}\n`,
+    );
   }
   const soakSeconds = Number(args.soak);
   let soak: LoadRun | undefined;

@@ -1,6 +1,6 @@
-// A textbook BM25 (Robertson/Sparck Jones IDF, k1 = 1.2, b = 0.75, stopwords dropped, no stemming): the plain lexical baseline.
+// A textbook BM25 (Robertson/Sparck Jones IDF, k1 = 1.2, b = 0.75) over the router's own analyser (src/text): the plain lexical baseline.
 import { buildPostings } from "../src/expand/postings.js";
-import { contentWords } from "../src/expand/terms.js";
+import { analyseText } from "../src/text/analyse-text.js";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -11,14 +11,14 @@ export interface PlainBm25 {
 }
 
 export function plainBm25(documents: string[]): PlainBm25 {
-  const termCounts = documents.map((document) => countTerms(contentWords(document)));
+  const termCounts = documents.map((document) => countTerms(analyseText(document)));
   const lengths = termCounts.map((counts) => [...counts.values()].reduce((sum, count) => sum + count, 0));
   const averageLength = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, documents.length);
   const postings = buildPostings(termCounts);
   return {
     scores(query) {
       const scores = new Float64Array(documents.length);
-      for (const term of new Set(contentWords(query))) {
+      for (const term of new Set(analyseText(query))) {
         const list = postings.get(term);
         if (!list) continue;
         const idf = Math.log(1 + (documents.length - list.length + 0.5) / (list.length + 0.5));

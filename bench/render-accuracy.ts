@@ -40,18 +40,28 @@ export function accuracySection(accuracy: NonNullable<BenchResults["accuracy"]>,
 
 function datasetTables(dataset: DatasetFigures): string[] {
   const measured = dataset.methods.find((method) => method.metrics)?.metrics;
-  const scope = measured ? `, ${measured.inScope} in scope, ${measured.noSkill} need none` : "";
+  const scope = measured ? `, ${measured.in_scope} in scope, ${measured.no_skill} need none` : "";
   const label = (method: MethodFigures) => `${method.id}) ${METHODS[method.id as MethodId].label}`;
   const skipped = (method: MethodFigures, columns: number) => [label(method), method.skipped!, ...Array.from({ length: columns - 2 }, () => "")];
   const inScope = dataset.methods.map((method) => {
     const metrics = method.metrics;
     if (!metrics) return skipped(method, 9);
-    return [label(method), percent(metrics.top1), percent(metrics.recallAt3), metrics.mrr.toFixed(3), percent(metrics.routed), percent(metrics.correctInject), ms(metrics.latencyMs.p50), ms(metrics.latencyMs.p95), ms(method.p50NoEmbedMs ?? 0)];
+    return [
+      label(method),
+      percent(metrics.top1),
+      percent(metrics.recall_at_3),
+      metrics.mrr.toFixed(3),
+      percent(metrics.routed),
+      percent(metrics.correct_inject),
+      ms(metrics.latency_ms.p50),
+      ms(metrics.latency_ms.p95),
+      ms(method.p50NoEmbedMs ?? 0),
+    ];
   });
   const abstention = dataset.methods.map((method) => {
     const metrics = method.metrics;
     if (!metrics) return skipped(method, 5);
-    return [label(method), percent(metrics.abstainRecall), percent(metrics.abstainPrecision), percent(metrics.falseTrigger), method.calibrated ? metrics.ece.toFixed(3) : "n/a"];
+    return [label(method), percent(metrics.abstain_recall), percent(metrics.abstain_precision), percent(metrics.false_trigger), method.calibrated ? metrics.ece.toFixed(3) : "n/a"];
   });
   return [
     `### ${dataset.name}`,

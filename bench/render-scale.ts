@@ -67,7 +67,7 @@ export function httpSection(http: NonNullable<BenchResults["http"]>): string {
     HTTP_HEADING,
     "",
     "The real server (`startServer`) in a child process on 127.0.0.1, loaded by autocannon from the bench process, over",
-    "the scale indexes. Each request is `POST /route {\"query\": ...}` with a query not sent before (eval-set queries), so",
+    'the scale indexes. Each request is `POST /route {"query": ...}` with a query not sent before (eval-set queries), so',
     "every one is embedded; latency is client-side, per response. Both processes share the machine's 2 cores, so",
     "the concurrent runs measure throughput, not latency.",
     "",

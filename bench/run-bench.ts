@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { readEvalSet, type EvalSet } from "../src/eval/eval-set.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
 import { createReranker } from "../src/models/create-reranker.js";
-import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
-import type { FitSample } from "../src/route/fit/fit-fusion.js";
+import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
+import type { FitSample } from "../src/fit/fit-fusion.js";
 import type { FusionParams } from "../src/route/fusion.js";
 import { measureDataset, type DatasetSpec } from "./accuracy.js";
 import { fitDefaults, trainingSamples } from "./default-fit.js";
@@ -122,7 +122,12 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
     for (const size of config.httpSizes) {
       const { db, build } = scaleIndexes.get(size)!;
       figures.push(await measureHttp(db, build.skills, queries, config.http));
-      config.log(`http ${size}: ${figures.at(-1)!.runs.map((entry) => `${entry.connections} conn ${entry.requestsPerSecond.toFixed(0)} req/s p50 ${entry.latencyMs.p50.toFixed(1)} ms`).join("; ")}`);
+      config.log(
+        `http ${size}: ${figures
+          .at(-1)!
+          .runs.map((entry) => `${entry.connections} conn ${entry.requestsPerSecond.toFixed(0)} req/s p50 ${entry.latencyMs.p50.toFixed(1)} ms`)
+          .join("; ")}`,
+      );
     }
     results.http = { run: finishRun(run, started), figures };
   }

@@ -31,7 +31,14 @@ await runBench({
   probeQueries: 300,
   probeWarmup: 20,
   httpSizes: [1000, 10000],
-  http: { warmup: 50, runs: [{ connections: 1, requests: 500 }, { connections: 4, requests: 1000 }, { connections: 16, requests: 1000 }] },
+  http: {
+    warmup: 50,
+    runs: [
+      { connections: 1, requests: 500 },
+      { connections: 4, requests: 1000 },
+      { connections: 16, requests: 1000 },
+    ],
+  },
   cacheDir: path.join(repo, "bench", ".cache"),
   resultsJson: path.join(repo, "bench", "results.json"),
   resultsMd: path.join(repo, "bench", "RESULTS.md"),

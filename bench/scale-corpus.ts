@@ -35,7 +35,8 @@ export function readCorpus(root: string): CorpusItem[] {
     items.push(item);
   };
   const skills = JSON.parse(readFileSync(path.join(root, "skills", "index.json"), "utf8")) as SkillIndexEntry[];
-  for (const entry of skills.filter((skill) => !skillNameProblem(skill.name) && !descriptionProblem(skill.description, SKILL_DESCRIPTION_MAX))) add({ kind: "skill", key: `name:${entry.name.toLowerCase()}`, file: path.join(root, "skills", entry.dir, path.basename(entry.source_path)) });
+  for (const entry of skills.filter((skill) => !skillNameProblem(skill.name) && !descriptionProblem(skill.description, SKILL_DESCRIPTION_MAX)))
+    add({ kind: "skill", key: `name:${entry.name.toLowerCase()}`, file: path.join(root, "skills", entry.dir, path.basename(entry.source_path)) });
   const mcp = JSON.parse(readFileSync(path.join(root, "tools", "mcp-smithery.json"), "utf8")) as { servers: McpServer[] };
   for (const server of mcp.servers) {
     for (const tool of server.tools) if (tool.description?.trim()) add({ kind: "mcp", key: `mcp:${server.server}/${tool.name}`, server: server.server, tool });

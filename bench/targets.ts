@@ -27,21 +27,22 @@ function checkTargets(results: BenchResults): TargetCheck[] {
   return [
     {
       target: "MetaTool top-1 >= 85% (example-query manifests)",
-      measured: e && g ? `e ${percent(e.top1)}, g ${percent(g.top1)} (recall@3 ${percent(e.recallAt3)})` : "not measured yet",
+      measured: e && g ? `e ${percent(e.top1)}, g ${percent(g.top1)} (recall@3 ${percent(e.recall_at_3)})` : "not measured yet",
       passed: e && g ? Math.max(e.top1, g.top1) >= 0.85 : null,
       limit: topOneLimit(metatool),
     },
     {
       target: "MetaTool: >= 80% of no-tool queries answered none while >= 90% of in-scope routed",
-      measured: e && g ? `e ${percent(e.abstainRecall)} at ${percent(e.routed)} routed; g ${percent(g.abstainRecall)} at ${percent(g.routed)} routed` : "not measured yet",
-      passed: e && g ? [e, g].some((metrics) => metrics.abstainRecall >= 0.8 && metrics.routed >= 0.9) : null,
+      measured: e && g ? `e ${percent(e.abstain_recall)} at ${percent(e.routed)} routed; g ${percent(g.abstain_recall)} at ${percent(g.routed)} routed` : "not measured yet",
+      passed: e && g ? [e, g].some((metrics) => metrics.abstain_recall >= 0.8 && metrics.routed >= 0.9) : null,
       limit: abstentionLimit(e, g),
     },
     {
       target: "HTTP /route at 1,000 skills, embedding included: p50 <= 25 ms, p99 <= 60 ms",
       measured: http ? `p50 ${ms(http.latencyMs.p50)} ms, p99 ${ms(http.latencyMs.p99)} ms (1 connection)` : "not measured yet",
       passed: http ? http.latencyMs.p50 <= 25 && http.latencyMs.p99 <= 60 : null,
-      limit: "The tail: one query embedding runs at a time in the model worker, long queries embed slowest, and other work on this shared 2-core machine lands in the same milliseconds (see the load average in Over HTTP).",
+      limit:
+        "The tail: one query embedding runs at a time in the model worker, long queries embed slowest, and other work on this shared 2-core machine lands in the same milliseconds (see the load average in Over HTTP).",
     },
     {
       target: "Without embedding, 1,000 skills: p50 <= 5 ms",
@@ -61,8 +62,8 @@ function checkTargets(results: BenchResults): TargetCheck[] {
 function abstentionLimit(e: EvalMetrics | undefined, g: EvalMetrics | undefined): string {
   if (!e || !g) return "";
   return [
-    `With the defaults (e) the threshold that routes ${percent(e.routed)} answers none to ${percent(e.abstainRecall)} of no-tool queries: the defaults are fitted on three sets at once.`,
-    `\`router fit\` on MetaTool's training half (g) learns its no-tool requests as abstain examples and picks the threshold that routes 90% of the training half; held out, that threshold routes ${percent(g.routed)} while abstaining on ${percent(g.abstainRecall)}.`,
+    `With the defaults (e) the threshold that routes ${percent(e.routed)} answers none to ${percent(e.abstain_recall)} of no-tool queries: the defaults are fitted on three sets at once.`,
+    `\`router fit\` on MetaTool's training half (g) learns its no-tool requests as abstain examples and picks the threshold that routes 90% of the training half; held out, that threshold routes ${percent(g.routed)} while abstaining on ${percent(g.abstain_recall)}.`,
     "Two goals meet at the edge of what the offline model's similarities separate, so the train/test gap decides; a margin for that gap would have to be chosen on the training half (cross-validation), never on these test figures.",
   ].join(" ");
 }
@@ -72,7 +73,7 @@ function topOneLimit(metatool: DatasetFigures | undefined): string {
   const f = metatool?.methods.find((method) => method.id === "f");
   if (!e) return "";
   return [
-    `The right tool is among the first three in ${percent(e.recallAt3)} of cases: what fails is the order among near neighbours (MetaTool has many overlapping tools), which the offline 512-d USE-lite model separates poorly.`,
+    `The right tool is among the first three in ${percent(e.recall_at_3)} of cases: what fails is the order among near neighbours (MetaTool has many overlapping tools), which the offline 512-d USE-lite model separates poorly.`,
     f?.skipped ? "MiniLM and the cross-encoder (f) would be the next steps; their files cannot be downloaded here." : "",
   ].join(" ");
 }

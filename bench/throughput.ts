@@ -22,7 +22,7 @@ import { percentiles } from "../src/eval/metrics.js";
 import type { Embedder } from "../src/models/embedder.js";
 import { startEmbedderWorker } from "../src/models/model-worker-client.js";
 import { createQueryEncoder, type QueryEncoder } from "../src/models/query-encoder.js";
-import { MAX_QUERY_CHARS } from "../src/route/query-limit.js";
+import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
 import { createRouter, type Router } from "../src/route/router.js";
 import { openIndexForRead } from "../src/store/database.js";
 import { readMeta } from "../src/store/index-meta.js";
@@ -222,7 +222,20 @@ function repeated(set: string[]): string[] {
 
 /** `router serve` as users run it (default logging and decision log), with this run's embedding settings. */
 async function startRouterServe(db: string, workers = batching.workers): Promise<{ child: ChildProcess; url: string }> {
-  const flags = ["--db", db, "--port", "0", "--reload-interval-ms", "0", "--embed-workers", String(workers), "--embed-max-batch", String(batching.maxBatch), "--embed-batch-window-ms", String(batching.batchWindowMs)];
+  const flags = [
+    "--db",
+    db,
+    "--port",
+    "0",
+    "--reload-interval-ms",
+    "0",
+    "--embed-workers",
+    String(workers),
+    "--embed-max-batch",
+    String(batching.maxBatch),
+    "--embed-batch-window-ms",
+    String(batching.batchWindowMs),
+  ];
   const child = spawn(process.execPath, ["--import", "tsx", path.join(repo, "src", "cli", "main.ts"), "serve", ...flags], { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
   let pending = "";
   const url = await new Promise<string>((resolve, reject) => {
@@ -273,7 +286,11 @@ function rssMbOf(pid: number): number {
 }
 
 /** One server per worker count, side by side; each round sends the same fresh queries to each, so both meet the same queries and the same noise. */
-async function compareWorkers(db: string, counts: number[], queries: string[]): Promise<{ workers: number; requestsPerSecond: number; p50: number; p99: number; cpu: Run["cpuMsPerRequest"]; rssMb: number }[]> {
+async function compareWorkers(
+  db: string,
+  counts: number[],
+  queries: string[],
+): Promise<{ workers: number; requestsPerSecond: number; p50: number; p99: number; cpu: Run["cpuMsPerRequest"]; rssMb: number }[]> {
   const servers = [];
   for (const workers of counts) servers.push({ workers, ...(await startRouterServe(db, workers)) });
   try {
@@ -293,7 +310,14 @@ async function compareWorkers(db: string, counts: number[], queries: string[]): 
       const all = rounds[index]!;
       const rates = all.map((outcome) => (outcome.latencies.length + outcome.errors) / outcome.seconds).sort((a, b) => a - b);
       const { p50, p99 } = percentiles(all.flatMap((outcome) => outcome.latencies));
-      return { workers: server.workers, requestsPerSecond: rates[Math.floor(rates.length / 2)]!, p50, p99, cpu: { main: cpu[index]!.main / COMPARE_ROUNDS, workers: cpu[index]!.workers / COMPARE_ROUNDS }, rssMb: rssMbOf(server.child.pid!) };
+      return {
+        workers: server.workers,
+        requestsPerSecond: rates[Math.floor(rates.length / 2)]!,
+        p50,
+        p99,
+        cpu: { main: cpu[index]!.main / COMPARE_ROUNDS, workers: cpu[index]!.workers / COMPARE_ROUNDS },
+        rssMb: rssMbOf(server.child.pid!),
+      };
     });
   } finally {
     await Promise.all(servers.map(stopRouterServe));

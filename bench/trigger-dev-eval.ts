@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { runIndex } from "../src/indexer/run-index.js";
 import { createRouter } from "../src/route/router.js";
-import { routableQuery } from "../src/route/query-limit.js";
+import { routableQuery } from "../src/contract/limits.js";
 
 // Every skill collection of the shared corpus but openclaw, whose 2,215 skills are mostly short community uploads.
 const CURATED_COLLECTIONS = [
@@ -94,7 +94,7 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
   const summary = await runIndex({ paths: [evalSkillDir, ...options.distractors.paths], db });
   options.log(`trigger-dev, ${options.distractors.label} distractors: ${summary.skills} skills indexed (${summary.embedded} embedded) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
-  const router = await createRouter({ db, reranker: null });
+  const router = await createRouter({ db });
   try {
     const known = new Set(router.skills().map((skill) => skill.name));
     const evalSkillsIndexed = evalSkills.filter((name) => known.has(name)).length;

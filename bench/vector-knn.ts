@@ -39,8 +39,14 @@ const queries = metatool.cases.filter((item) => item.expected !== null);
 
 const cacheDir = path.join("bench", ".cache");
 mkdirSync(cacheDir, { recursive: true });
-const matrix = await cachedEmbeddings(path.join(cacheDir, `knn-stored-${stored.length}.f32`), stored.map((item) => item.text));
-const queryMatrix = await cachedEmbeddings(path.join(cacheDir, `knn-queries-${queries.length}.f32`), queries.map((item) => item.query));
+const matrix = await cachedEmbeddings(
+  path.join(cacheDir, `knn-stored-${stored.length}.f32`),
+  stored.map((item) => item.text),
+);
+const queryMatrix = await cachedEmbeddings(
+  path.join(cacheDir, `knn-queries-${queries.length}.f32`),
+  queries.map((item) => item.query),
+);
 
 const dir = mkdtempSync(path.join(tmpdir(), "bench-knn-"));
 const db = new Database(path.join(dir, "vectors.db"));
@@ -64,7 +70,9 @@ for (const rows of sizes) {
   const base = median(timings.get("float32")!);
   const bytes: Record<string, string> = { float32: `${DIMENSION * 4}`, int8: `${DIMENSION}`, bit: `${DIMENSION / 8}`, "js-scan": `${DIMENSION * 4} (in memory)` };
   for (const [name, values] of timings) {
-    latencyRows.push(`| ${rows.toLocaleString("en")} | ${name} | ${bytes[name] ?? `${DIMENSION / 8} + ${DIMENSION * 4}`} | ${median(values).toFixed(1)} | ${percentile(values, 0.9).toFixed(1)} | ${(median(values) / base).toFixed(2)}x |`);
+    latencyRows.push(
+      `| ${rows.toLocaleString("en")} | ${name} | ${bytes[name] ?? `${DIMENSION / 8} + ${DIMENSION * 4}`} | ${median(values).toFixed(1)} | ${percentile(values, 0.9).toFixed(1)} | ${(median(values) / base).toFixed(2)}x |`,
+    );
   }
 }
 
@@ -89,7 +97,9 @@ const fileMb = statSync(path.join(dir, "vectors.db")).size / 1e6;
 rmSync(dir, { recursive: true, force: true });
 
 console.log(`sqlite-vec ${(sqliteVec as unknown as { version?: string }).version ?? "0.1.x"}, exact KNN k=${K}, ${args.queries} MetaTool queries per cell, interleaved across columns.`);
-console.log(`${stored.length} real texts (MetaTool example queries + tool descriptions); the ${sizes[1]!.toLocaleString("en")}-row set adds noisy copies (cosine ~0.9 to their source). int8 scale ${int8Scale.toFixed(1)} (127 / largest component). Index file with every table: ${fileMb.toFixed(0)} MB.\n`);
+console.log(
+  `${stored.length} real texts (MetaTool example queries + tool descriptions); the ${sizes[1]!.toLocaleString("en")}-row set adds noisy copies (cosine ~0.9 to their source). int8 scale ${int8Scale.toFixed(1)} (127 / largest component). Index file with every table: ${fileMb.toFixed(0)} MB.\n`,
+);
 console.log(latencyRows.join("\n"));
 console.log(`\nAccuracy on the ${stored.length} real vectors, ${queries.length} MetaTool in-scope queries:\n`);
 console.log(accuracyRows.join("\n"));

@@ -30,4 +30,15 @@ async function skillFor(message: string): Promise<{ name: string; body: string }
 const message = process.argv[2] ?? "my pod keeps restarting with CrashLoopBackOff";
 const skill = await skillFor(message);
 const system = ["You are a helpful assistant.", ...(skill ? [`Follow the skill "${skill.name}":\n\n${skill.body}`] : [])].join("\n\n");
-console.log(JSON.stringify({ messages: [{ role: "system", content: system }, { role: "user", content: message }] }, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      messages: [
+        { role: "system", content: system },
+        { role: "user", content: message },
+      ],
+    },
+    null,
+    2,
+  ),
+);

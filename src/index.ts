@@ -1,7 +1,7 @@
 // The library API: route in-process with `createRouter({ db })`, build an index with `runIndex`.
 export { createRouter } from "./route/router.js";
 export type { Router, RouterOptions, RouterStatus } from "./route/router.js";
-export type { ContextMessage, Decision, NoneReason, RankedSkill, RouteOptions, RouteResult, RouteTiming, Signals } from "./route/types.js";
+export type { ContextMessage, Decision, NoneReason, RankedSkill, RouteOptions, RouteResult, RouteTiming, Signals } from "./contract/route.js";
 export { runIndex } from "./indexer/run-index.js";
 export type { IndexOptions, IndexSummary } from "./indexer/run-index.js";
 export { startServer } from "./server/serve.js";

@@ -1,5 +1,5 @@
 import type { EvalCase } from "../../src/eval/eval-set.js";
-import { readableName } from "../../src/skills/readable-name.js";
+import { readableName } from "../../src/text/readable-name.js";
 import { plainBm25 } from "../plain-bm25.js";
 import type { RoutingMethod } from "./routing-method.js";
 import { scoreRouter } from "./score-router.js";

@@ -1,4 +1,4 @@
-import type { Decision } from "../../src/route/types.js";
+import type { Decision } from "../../src/contract/route.js";
 
 /** What one method answered for a query: ranked skills, its decision, and how much of the time went to embedding. */
 export interface MethodAnswer {

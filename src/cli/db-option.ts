@@ -1,5 +1,5 @@
 import { Option } from "commander";
-import { DEFAULT_DB_PATH } from "../store/database.js";
+import { DEFAULT_DB_PATH } from "../store/default-path.js";
 
 /** `--db FILE`, shared by every command that reads or writes an index; ROUTER_DB sets the default. */
 export function dbOption(): Option {

@@ -5,7 +5,7 @@ import { addSettingOptions, settingsFromOptions } from "../config/setting-option
 import { isLoopback, maskSecrets, SETTING_KEYS, type SettingKey, type Settings } from "../config/settings.js";
 import { isRouterError } from "../errors.js";
 import type { ModelDiagnosis } from "../models/diagnose-models.js";
-import { DEFAULT_DB_PATH, openIndexForRead } from "../store/database.js";
+import { DEFAULT_DB_PATH } from "../store/default-path.js";
 import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
 import { countTexts, countVectors } from "../store/vectors.js";
@@ -25,9 +25,7 @@ interface IndexReport {
 }
 
 /** The settings `router serve` would run with given the same flags, environment and config file (secrets masked). */
-type ConfigReport =
-  | { file: string | null; settings: Record<SettingKey, unknown>; sources: Record<SettingKey, SettingSource> }
-  | { error: { code: string; message: string } };
+type ConfigReport = { file: string | null; settings: Record<SettingKey, unknown>; sources: Record<SettingKey, SettingSource> } | { error: { code: string; message: string } };
 
 interface DoctorReport {
   status: "ok" | "warnings" | "problems";
@@ -58,10 +56,12 @@ async function buildReport(options: Record<string, unknown>, modelsDir: string):
   const { config, db } = readConfig(options, warnings, problems);
   const { diagnoseModels } = await import("../models/diagnose-models.js");
   const models = await diagnoseModels({ modelsDir });
-  const index = readIndex(db);
+  const index = await readIndex(db);
   if ("error" in models.embedder) problems.push(`embedder: ${models.embedder.error.message}`);
   else if (!models.embedder.check.ok) problems.push(`embedder ${models.embedder.id} does not load: ${models.embedder.check.message}`);
-  if (!models.reranker.available) warnings.push(`reranker unavailable: ${models.reranker.reason}`);
+  // The reranker only matters when the tie-break is asked for; otherwise its absence is how things should be.
+  const tieBreak = "settings" in config && config.settings.tieBreak === true;
+  if (tieBreak && !models.reranker.available) warnings.push(`tie-break asked for but the reranker is unavailable: ${models.reranker.reason}`);
   if (index.error) problems.push(`index: ${index.error.message}`);
   else if (!index.exists) warnings.push(`no index at ${db} yet: run \`router index <path>\``);
   else {
@@ -105,13 +105,23 @@ async function embedderChange(indexEmbedder: string, current: string, modelsDir:
   }
 }
 
-function readIndex(path: string): IndexReport {
+async function readIndex(path: string): Promise<IndexReport> {
   if (!existsSync(path)) return { path, exists: false };
   try {
+    const { openIndexForRead } = await import("../store/database.js");
     const db = openIndexForRead(path);
     try {
       const meta = readMeta(db);
-      return { path, exists: true, version: meta.indexVersion, skills: countSkills(db), texts: countTexts(db), vectors: countVectors(db), embedder: meta.embedder ?? null, dimension: meta.dimension ?? null };
+      return {
+        path,
+        exists: true,
+        version: meta.indexVersion,
+        skills: countSkills(db),
+        texts: countTexts(db),
+        vectors: countVectors(db),
+        embedder: meta.embedder ?? null,
+        dimension: meta.dimension ?? null,
+      };
     } finally {
       db.close();
     }
@@ -131,11 +141,20 @@ function formatReport(report: DoctorReport): string {
   }
   lines.push("", `Model files (${models.modelsDir})`);
   for (const file of models.files) lines.push(`  ${file.name.padEnd(9)}  ${file.dtype ? `ready (${file.dtype})` : `missing ${file.missing.join(", ")}`}  ${file.folder}`);
-  lines.push("", "Reranker", `  ${models.reranker.available ? `${models.reranker.id}, ok, ${models.reranker.check.ms} ms to load and score` : `unavailable: ${models.reranker.reason}`}`);
+  const tieBreak = "settings" in report.config && report.config.settings.tieBreak === true;
+  lines.push("", "Reranker (tie-break between close candidates)", `  tie-break  ${tieBreak ? "on" : "off (ROUTER_TIE_BREAK)"}`);
+  lines.push(`  model      ${models.reranker.available ? `${models.reranker.id}, ok, ${models.reranker.check.ms} ms to load and score` : `unavailable: ${models.reranker.reason}`}`);
   lines.push("", `Index (${index.path})`);
   if (index.error) lines.push(`  error      [${index.error.code}] ${index.error.message}`);
   else if (!index.exists) lines.push("  none yet");
-  else lines.push(`  version    ${index.version}`, `  skills     ${index.skills}`, `  texts      ${index.texts}`, `  vectors    ${index.vectors}`, `  embedder   ${index.embedder ?? "none"}${index.dimension ? ` (${index.dimension}-d)` : ""}`);
+  else
+    lines.push(
+      `  version    ${index.version}`,
+      `  skills     ${index.skills}`,
+      `  texts      ${index.texts}`,
+      `  vectors    ${index.vectors}`,
+      `  embedder   ${index.embedder ?? "none"}${index.dimension ? ` (${index.dimension}-d)` : ""}`,
+    );
   if (report.warnings.length > 0) lines.push("", "Warnings", ...report.warnings.map((warning) => `  - ${warning}`));
   if (report.problems.length > 0) lines.push("", "Problems", ...report.problems.map((problem) => `  - ${problem}`));
   lines.push("", `Status: ${report.status}`);

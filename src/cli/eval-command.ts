@@ -1,10 +1,9 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { defaultEvalCacheDir } from "../eval/eval-index.js";
-import { evaluateFile, type EvalReport, type SplitChoice } from "../eval/evaluate-file.js";
-import { listFailures, type Failure } from "../eval/failures.js";
-import { formatFailures, formatGates, formatReport } from "../eval/format-report.js";
-import { checkGates, type GateResult, type Gates } from "../eval/gates.js";
-import { DEFAULT_DB_PATH } from "../store/database.js";
+import { defaultEvalCacheDir } from "../eval/eval-cache-dir.js";
+import type { EvalReport, SplitChoice } from "../eval/evaluate-file.js";
+import type { Failure } from "../eval/failures.js";
+import type { GateResult, Gates } from "../eval/gates.js";
+import { DEFAULT_DB_PATH } from "../store/default-path.js";
 import { EXIT } from "./exit-codes.js";
 import { parseShare } from "./number-arguments.js";
 import { indexProgress } from "./index-progress.js";
@@ -65,6 +64,12 @@ export function evalCommand(): Command {
     .option("-q, --quiet", "no progress output")
     .addHelpText("after", HELP)
     .action(async (file: string, options: EvalCommandOptions) => {
+      const [{ evaluateFile }, { checkGates }, { listFailures }, { formatFailures, formatGates, formatReport }] = await Promise.all([
+        import("../eval/evaluate-file.js"),
+        import("../eval/gates.js"),
+        import("../eval/failures.js"),
+        import("../eval/format-report.js"),
+      ]);
       const showProgress = !options.quiet && !options.json;
       const indexing = indexProgress(showProgress);
       const routing = createProgress("routing", "cases", process.stderr, showProgress);
@@ -86,13 +91,10 @@ export function evalCommand(): Command {
       routing.finish();
       const gates = checkGates(report.metrics, options, report.skill ? "trigger" : "top1");
       const failures = options.failures ? listFailures(report.outcomes) : undefined;
-      process.stdout.write(options.json ? `${JSON.stringify(jsonReport(report, gates, failures), null, 2)}\n` : textReport(report, gates, failures));
+      const text = () => [formatReport(report), ...(gates.length > 0 ? [formatGates(gates)] : []), ...(failures ? [formatFailures(failures)] : [])].join("");
+      process.stdout.write(options.json ? `${JSON.stringify(jsonReport(report, gates, failures), null, 2)}\n` : text());
       if (gates.some((gate) => !gate.passed)) process.exitCode = EXIT.GATE_FAILED;
     });
-}
-
-function textReport(report: EvalReport, gates: GateResult[], failures: Failure[] | undefined): string {
-  return [formatReport(report), ...(gates.length > 0 ? [formatGates(gates)] : []), ...(failures ? [formatFailures(failures)] : [])].join("");
 }
 
 function jsonReport(report: EvalReport, gates: GateResult[], failures: Failure[] | undefined) {

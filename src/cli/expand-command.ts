@@ -2,7 +2,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
 import { createError } from "../errors.js";
-import { openIndexForRead } from "../store/database.js";
 import { readRoots } from "../store/index-meta.js";
 import { readManifests } from "../store/manifest-rows.js";
 import { servedRootPaths } from "../store/skill-location.js";
@@ -22,9 +21,7 @@ interface ExpandOptionValues extends LlmOptionValues {
 
 export function expandCommand(): Command {
   const command = new Command("expand")
-    .description(
-      "let a batch API, another LLM or a person write manifests: --export writes one chat-completions request per skill (JSONL), --import loads the answers and updates the index",
-    )
+    .description("let a batch API, another LLM or a person write manifests: --export writes one chat-completions request per skill (JSONL), --import loads the answers and updates the index")
     .addOption(dbOption())
     .option("--export <file>", "write one self-contained request per skill (OpenAI Batch API input lines); needs --llm-model")
     .option("--import <file>", "load manifests (batch API output lines, or {name, manifest} lines) and re-index with them")
@@ -42,6 +39,7 @@ export function expandCommand(): Command {
 async function exportRequests(file: string, options: ExpandOptionValues): Promise<void> {
   const model = options.llmModel?.trim();
   if (!model) throw createError("LLM_NOT_CONFIGURED", "--export needs the model the requests are for: --llm-model or ROUTER_LLM_MODEL");
+  const { openIndexForRead } = await import("../store/database.js");
   const db = openIndexForRead(options.db);
   let skills: Skill[];
   let manifests: ReturnType<typeof readManifests>;
@@ -83,6 +81,7 @@ async function importResponses(file: string, options: ExpandOptionValues): Promi
   }
   for (const problem of problems) process.stderr.write(`note: ${problem}\n`);
 
+  const { openIndexForRead } = await import("../store/database.js");
   const db = openIndexForRead(options.db);
   let roots: string[];
   let known: Set<string>;
@@ -103,9 +102,5 @@ async function importResponses(file: string, options: ExpandOptionValues): Promi
     db: options.db,
     expansion: { expander: options.expander, llm: options.expander === "heuristic" ? undefined : llmSettings(options), imports, onNotice: (message) => process.stderr.write(`note: ${message}\n`) },
   });
-  process.stdout.write(
-    options.json
-      ? `${JSON.stringify(summary, null, 2)}\n`
-      : `Imported ${summary.expansion.sources.import} manifests from ${file}\n${formatSummary(summary, false)}`,
-  );
+  process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : `Imported ${summary.expansion.sources.import} manifests from ${file}\n${formatSummary(summary, false)}`);
 }

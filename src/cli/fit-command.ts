@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
-import { DEFAULT_MIN_ROUTED } from "../route/fit/fit-fusion.js";
-import type { FitIndexReport } from "../route/fit/fit-index.js";
+import { DEFAULT_MIN_ROUTED } from "../fit/fit-fusion.js";
+import type { FitIndexReport } from "../fit/fit-index.js";
 import { dbOption } from "./db-option.js";
 import { parseFraction } from "./number-arguments.js";
 import { createProgress } from "./progress.js";
@@ -28,13 +28,16 @@ export function fitCommand(): Command {
     .option("--json", "print the report as JSON")
     .option("-q, --quiet", "no progress output")
     .action(async (file: string, options: FitOptions) => {
-      const [{ readEvalSet }, { splitCases }, { fitIndex }] = await Promise.all([import("../eval/eval-set.js"), import("../eval/split.js"), import("../route/fit/fit-index.js")]);
+      const [{ readEvalSet }, { splitCases }, { fitIndex }] = await Promise.all([import("../eval/eval-set.js"), import("../eval/split.js"), import("../fit/fit-index.js")]);
       const set = readEvalSet(file);
       const split = { testFraction: options.testFraction, seed: options.seed };
       const { train, test } = options.all ? { train: set.cases, test: [] } : splitCases(set.cases, split);
       const showProgress = !options.quiet && !options.json;
       // Training cases are routed to collect evidence, then the held-out ones to measure the fit: two stages, two lines.
-      const stages = { collect: createProgress("routing training cases", "cases", process.stderr, showProgress), evaluate: createProgress("routing held-out cases", "cases", process.stderr, showProgress) };
+      const stages = {
+        collect: createProgress("routing training cases", "cases", process.stderr, showProgress),
+        evaluate: createProgress("routing held-out cases", "cases", process.stderr, showProgress),
+      };
       const report = await fitIndex({
         db: options.db,
         train,
@@ -48,7 +51,6 @@ export function fitCommand(): Command {
     });
 }
 
-
 function formatReport(report: FitIndexReport, db: string): string {
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
   const lines = [
@@ -58,7 +60,7 @@ function formatReport(report: FitIndexReport, db: string): string {
   const held = report.heldOut;
   if (held) {
     lines.push(
-      `  held out (${held.cases} cases, never fitted on)  top-1 ${percent(held.top1)}  routed ${percent(held.routed)}  correct ${percent(held.correctInject)}  abstained ${percent(held.abstainRecall)}  ECE ${held.ece.toFixed(3)}`,
+      `  held out (${held.cases} cases, never fitted on)  top-1 ${percent(held.top1)}  routed ${percent(held.routed)}  correct ${percent(held.correct_inject)}  abstained ${percent(held.abstain_recall)}  ECE ${held.ece.toFixed(3)}`,
     );
   }
   return `${lines.join("\n")}\n`;

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { IndexSummary } from "../indexer/run-index.js";
-import type { EvidenceCalibration } from "../route/fit/calibrate-evidence.js";
+import type { EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import type { SkillProblem } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
 import { EXIT } from "./exit-codes.js";
@@ -32,7 +32,11 @@ export function indexCommand(): Command {
         db: options.db,
         strict: options.strict ?? false,
         allowEmpty: options.allowEmpty ?? false,
-        expansion: { expander: options.expander, llm: options.expander === "heuristic" ? undefined : llmSettings(options), onNotice: (message) => process.stderr.write(`${showProgress && process.stderr.isTTY ? "\n" : ""}note: ${message}\n`) },
+        expansion: {
+          expander: options.expander,
+          llm: options.expander === "heuristic" ? undefined : llmSettings(options),
+          onNotice: (message) => process.stderr.write(`${showProgress && process.stderr.isTTY ? "\n" : ""}note: ${message}\n`),
+        },
         onProgress: progress.onProgress,
       });
       progress.finish();
@@ -70,7 +74,9 @@ export function formatSummary(summary: IndexSummary, verbose: boolean): string {
 function formatExpansion(summary: IndexSummary): string {
   const report = summary.expansion;
   const made = Object.values(report.sources).reduce((sum, count) => sum + count, 0);
-  const bySource = Object.entries(report.sources).filter(([, count]) => count > 0).map(([source, count]) => `${count} ${source}`);
+  const bySource = Object.entries(report.sources)
+    .filter(([, count]) => count > 0)
+    .map(([source, count]) => `${count} ${source}`);
   const parts = [`${made} made${bySource.length > 0 ? ` (${bySource.join(", ")})` : ""}`];
   if (summary.reexpanded.length > 0) parts.push(`${summary.reexpanded.length} of them for unchanged skills`);
   if (report.cacheHits > 0) parts.push(`${report.cacheHits} from the cache`);

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
-import { openIndexForRead } from "../store/database.js";
 import { readManifests } from "../store/manifest-rows.js";
 import { getSkill, listSkills } from "../store/skill-rows.js";
 import { dbOption } from "./db-option.js";
@@ -14,6 +13,7 @@ export function manifestsCommand(): Command {
     .option("--json", "print the list of written files as JSON")
     .action(async (dir: string, options: { db: string; json?: boolean }) => {
       const { manifestFileName, manifestYaml } = await import("../expand/manifest-export.js");
+      const { openIndexForRead } = await import("../store/database.js");
       const db = openIndexForRead(options.db);
       const written: { skill: string; source: string; file: string }[] = [];
       try {

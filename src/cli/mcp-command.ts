@@ -4,6 +4,8 @@ import { VERSION } from "../version.js";
 import { dbOption } from "./db-option.js";
 
 const ANSWER_GRACE_MS = 5_000;
+// One JSON-RPC message: a query of 8,000 characters is at most a few tens of kilobytes.
+const MAX_LINE_BYTES = 1024 * 1024;
 
 interface McpOptions {
   db: string;
@@ -29,21 +31,24 @@ Any MCP client:  {"mcpServers": {"skill-router": {"command": "router", "args": [
     .action(async (options: McpOptions) => {
       // The protocol owns stdout: a stray console.log from any library would corrupt the stream.
       console.log = console.info = console.debug = console.error;
-      const [{ StdioServerTransport }, { createRouterClient }, { AnsweringTransport }, { createMcpServer }, { localSkillSource, remoteSkillSource }] = await Promise.all([
+      const [{ StdioServerTransport }, { createRouterClient }, { AnsweringTransport }, { boundedLines }, { createMcpServer }, { localSkillSource, remoteSkillSource }] = await Promise.all([
         import("@modelcontextprotocol/sdk/server/stdio.js"),
         import("../client/router-client.js"),
         import("../mcp/answering-transport.js"),
+        import("../mcp/bounded-lines.js"),
         import("../mcp/mcp-server.js"),
         import("../mcp/skill-source.js"),
       ]);
       const source: SkillSource = options.url ? remoteSkillSource(createRouterClient({ url: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}) })) : await localSkillSource(options.db);
       const server = createMcpServer(source, VERSION);
-      const transport = new AnsweringTransport(new StdioServerTransport());
+      const transport = new AnsweringTransport(new StdioServerTransport(process.stdin.pipe(boundedLines(MAX_LINE_BYTES)), process.stdout));
       await server.connect(transport);
       process.stderr.write(`skill-router MCP server on stdio, reading the ${source.origin}\n`);
       await new Promise<void>((resolve) => {
         process.stdin.once("end", resolve);
         process.stdin.once("close", resolve);
+        // The transport may close on its own (stdout gone, say): then there is nobody left to answer.
+        transport.closed().then(resolve);
         process.once("SIGINT", resolve);
         process.once("SIGTERM", resolve);
       });

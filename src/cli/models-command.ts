@@ -8,10 +8,7 @@ import { createProgress, type Progress } from "./progress.js";
 const PROGRESS_MIN_BYTES = 1 << 20;
 
 export function modelsCommand(): Command {
-  return new Command("models")
-    .description("list the models and their files, or pull MiniLM and the cross-encoder from the Hugging Face hub")
-    .addCommand(listCommand())
-    .addCommand(pullCommand());
+  return new Command("models").description("list the models and their files, or pull MiniLM and the cross-encoder from the Hugging Face hub").addCommand(listCommand()).addCommand(pullCommand());
 }
 
 function listCommand(): Command {
@@ -40,7 +37,13 @@ function listCommand(): Command {
 function pullCommand(): Command {
   return new Command("pull")
     .description("download model files (ONNX, tokenizer, config) from the Hugging Face hub, checking sizes and hashes")
-    .argument("[name]", `minilm, reranker or all (or a repository: ${Object.values(MODEL_CATALOGUE).map((model) => model.repo).join(", ")})`, "all")
+    .argument(
+      "[name]",
+      `minilm, reranker or all (or a repository: ${Object.values(MODEL_CATALOGUE)
+        .map((model) => model.repo)
+        .join(", ")})`,
+      "all",
+    )
     .addOption(modelsDirOption())
     .addOption(new Option("--dtype <dtype>", "which ONNX export").choices(MODEL_DTYPES).default("q8"))
     .option("--revision <revision>", "hub branch, tag or commit", "main")

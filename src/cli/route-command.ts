@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import type { RankedSkill, RouteResult } from "../route/types.js";
+import type { RankedSkill, RouteResult } from "../contract/route.js";
 import { dbOption } from "./db-option.js";
 import { parseShare } from "./number-arguments.js";
 
@@ -95,7 +95,10 @@ function parsePositiveInteger(value: string): number {
 }
 
 function parseList(value: string): string[] {
-  return value.split(",").map((name) => name.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { openIndexForRead } from "../store/database.js";
+import { toSkillSummary } from "../contract/skill-wire.js";
 import { listSkills } from "../store/skill-rows.js";
 import { dbOption } from "./db-option.js";
 
@@ -7,13 +7,15 @@ export function skillsCommand(): Command {
   return new Command("skills")
     .description("list the indexed skills")
     .addOption(dbOption())
-    .option("--json", "print JSON")
-    .action((options: { db: string; json?: boolean }) => {
+    .option("--json", "print JSON (the same shape as GET /skills)")
+    .action(async (options: { db: string; json?: boolean }) => {
+      // SQLite loads only when a command reads an index, never for --help.
+      const { openIndexForRead } = await import("../store/database.js");
       const db = openIndexForRead(options.db);
       try {
         const skills = listSkills(db);
         if (options.json) {
-          process.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify(skills.map(toSkillSummary), null, 2)}\n`);
           return;
         }
         const nameWidth = Math.min(48, Math.max(4, ...skills.map((skill) => skill.name.length)));

@@ -2,6 +2,6 @@
 export { createRouterClient } from "./router-client.js";
 export type { CallOptions, RouterClient, RouterClientOptions } from "./router-client.js";
 export { RouterClientError } from "./client-error.js";
-export { MAX_QUERY_CHARS } from "../route/query-limit.js";
+export { MAX_CONTEXT_MESSAGES, MAX_K, MAX_QUERY_CHARS } from "../contract/limits.js";
 export type { ClientErrorCode } from "./client-error.js";
 export type * from "./types.js";

@@ -1,3 +1,4 @@
+import { MAX_CONTEXT_MESSAGES } from "../contract/limits.js";
 import { RouterClientError } from "./client-error.js";
 import { sendRequest, type Transport } from "./send-request.js";
 import type { RouteFallback, RouteOptions, RouteOutcome, RouteRequest, RouteResult, SkillDetail, SkillSummary } from "./types.js";
@@ -54,8 +55,9 @@ export function createRouterClient(options: RouterClientOptions = {}): RouterCli
   };
 
   const routeOrThrow = async (query: string, routeOptions: RouteOptions & CallOptions = {}): Promise<RouteResult> => {
-    const { signal, timeoutMs, ...rest } = routeOptions;
-    const body: RouteRequest = { query, ...rest };
+    const { signal, timeoutMs, context, ...rest } = routeOptions;
+    // The router reads the last few messages and refuses more: a whole conversation can be passed as it is.
+    const body: RouteRequest = { query, ...rest, ...(context ? { context: context.slice(-MAX_CONTEXT_MESSAGES) } : {}) };
     const result = await sendRequest<RouteResult>(transport, { method: "POST", path: "/route", body, signal, timeoutMs });
     if (result?.decision !== "inject" && result?.decision !== "none") {
       throw new RouterClientError({ code: "BAD_RESPONSE", message: "The answer to POST /route has no decision: is the URL a skill-router?" });

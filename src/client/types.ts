@@ -1,18 +1,8 @@
-// The HTTP API's request and response shapes, derived from the router's own types so the two cannot drift.
-import type { RouteOptions, RouteResult } from "../route/types.js";
-import type { Skill } from "../skills/types.js";
+// The HTTP API's request and response shapes: the contract's own types (src/contract), so the two cannot drift.
+import type { RouteResult } from "../contract/route.js";
 
-export type { ContextMessage, Decision, NoneReason, RankedSkill, RouteOptions, RouteResult, RouteTiming, Signals } from "../route/types.js";
-export type { SkillSummary } from "../store/skill-rows.js";
-export type { SkillFormat, SkillKind, SkillMetadata } from "../skills/types.js";
-
-/** The body of `POST /route`. */
-export interface RouteRequest extends RouteOptions {
-  query: string;
-}
-
-/** `GET /skills/{name}`: the skill, with `body` exactly what would be injected. */
-export type SkillDetail = Omit<Skill, "injection" | "root" | "relativePath" | "contentHash" | "body"> & { body: string };
+export type { ContextMessage, Decision, NoneReason, RankedSkill, RouteOptions, RouteRequest, RouteResult, RouteTiming, Signals, SkillKind } from "../contract/route.js";
+export type { ErrorBody, SkillDetail, SkillMetadataWire as SkillMetadata, SkillSummary } from "../contract/skills.js";
 
 /** What went wrong when the client got no answer from the router. */
 export interface RouterFailure {

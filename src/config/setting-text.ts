@@ -14,6 +14,9 @@ export function parseSettingText(kind: SettingKind, text: string): string | numb
     case "boolean":
       return TRUE.includes(trimmed.toLowerCase()) ? true : FALSE.includes(trimmed.toLowerCase()) ? false : undefined;
     case "list":
-      return trimmed.split(",").map((item) => item.trim()).filter((item) => item !== "");
+      return trimmed
+        .split(",")
+        .map((item) => item.trim())
+        .filter((item) => item !== "");
   }
 }

@@ -1,7 +1,7 @@
 import os from "node:os";
 import { z } from "zod";
 import { QUERY_BATCHING_DEFAULTS } from "../models/query-encoder.js";
-import { DEFAULT_DB_PATH } from "../store/database.js";
+import { DEFAULT_DB_PATH } from "../store/default-path.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 /** How the decision log records a query: its sha256 (default), its text, or no decision log at all. */
@@ -18,7 +18,11 @@ export const settingsSchema = z
     apiKey: z.string().min(16, "must be at least 16 characters").max(4096).regex(/^\S+$/, "must not contain spaces").optional(),
     metricsPublic: z.boolean(),
     corsOrigins: z.array(z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, 'must be "*" or an origin such as https://app.example.com')),
-    maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024),
     requestTimeoutMs: milliseconds(600_000).min(100),
     shutdownGraceMs: milliseconds(600_000),
     reloadIntervalMs: milliseconds(3_600_000),
@@ -27,6 +31,7 @@ export const settingsSchema = z
     logLevel: z.enum(LOG_LEVELS),
     decisionLog: z.enum(DECISION_LOG_MODES),
     explorer: z.boolean(),
+    tieBreak: z.boolean(),
     embedWorkers: z.number().int().min(1).max(64),
     embedMaxBatch: z.number().int().min(1).max(256),
     embedBatchWindowMs: milliseconds(100),
@@ -52,6 +57,7 @@ export const DEFAULT_SETTINGS: Settings = {
   logLevel: "info",
   decisionLog: "hash",
   explorer: true,
+  tieBreak: false,
   embedWorkers: defaultEmbedWorkers(),
   embedMaxBatch: QUERY_BATCHING_DEFAULTS.maxBatch,
   embedBatchWindowMs: QUERY_BATCHING_DEFAULTS.batchWindowMs,
@@ -85,9 +91,25 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
   logLevel: { env: "ROUTER_LOG_LEVEL", flag: "--log-level <level>", kind: "string", description: `log level: ${LOG_LEVELS.join(", ")}` },
   decisionLog: { env: "ROUTER_DECISION_LOG", flag: "--decision-log <mode>", kind: "string", description: `per-route log line: ${DECISION_LOG_MODES.join(", ")} (hash logs the query's sha256)` },
   explorer: { env: "ROUTER_EXPLORER", flag: "--no-explorer", kind: "boolean", description: "turn off the route explorer page (/explorer) and its eval endpoint (POST /eval)" },
-  embedWorkers: { env: "ROUTER_EMBED_WORKERS", flag: "--embed-workers <n>", kind: "integer", description: "worker threads embedding queries, each with its own copy of the model (default: one per core beyond the first)" },
+  tieBreak: {
+    env: "ROUTER_TIE_BREAK",
+    flag: "--tie-break",
+    kind: "boolean",
+    description: "let the cross-encoder order candidates tied for first (needs `router models pull reranker`; unmeasured, so off)",
+  },
+  embedWorkers: {
+    env: "ROUTER_EMBED_WORKERS",
+    flag: "--embed-workers <n>",
+    kind: "integer",
+    description: "worker threads embedding queries, each with its own copy of the model (default: one per core beyond the first)",
+  },
   embedMaxBatch: { env: "ROUTER_EMBED_MAX_BATCH", flag: "--embed-max-batch <n>", kind: "integer", description: "most queries embedded in one worker call" },
-  embedBatchWindowMs: { env: "ROUTER_EMBED_BATCH_WINDOW_MS", flag: "--embed-batch-window-ms <ms>", kind: "integer", description: "longest a query waits for others to join its batch while other batches are being embedded (0: never)" },
+  embedBatchWindowMs: {
+    env: "ROUTER_EMBED_BATCH_WINDOW_MS",
+    flag: "--embed-batch-window-ms <ms>",
+    kind: "integer",
+    description: "longest a query waits for others to join its batch while other batches are being embedded (0: never)",
+  },
 };
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
 import { runIndex, type IndexProgress } from "../indexer/run-index.js";
 
@@ -9,11 +8,6 @@ export interface EvalIndex {
   /** Skills embedded by this call: 0 when the cached index was already up to date. */
   embedded: number;
   durationMs: number;
-}
-
-/** Where `router eval` keeps the indexes it builds of eval sets' skills. */
-export function defaultEvalCacheDir(): string {
-  return path.join(process.env["XDG_CACHE_HOME"] ?? path.join(homedir(), ".cache"), "skill-router", "eval");
 }
 
 /**

@@ -62,7 +62,11 @@ export async function evaluateFile(options: EvaluateOptions): Promise<EvalReport
   const db = built?.db ?? options.db ?? options.fallbackDb;
   const router = await createRouter({ db });
   try {
-    checkNames(router.skills().map((entry) => entry.name), cases, skill);
+    checkNames(
+      router.skills().map((entry) => entry.name),
+      cases,
+      skill,
+    );
     const outcomes = await runCases(router, cases, EVAL_K, options.onCaseProgress);
     const scored = skill ? outcomes.map((outcome) => triggerView(outcome, skill)) : outcomes;
     return {

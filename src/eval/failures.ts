@@ -1,4 +1,4 @@
-import type { RankedSkill } from "../route/types.js";
+import type { RankedSkill } from "../contract/route.js";
 import type { CaseOutcome } from "./run-cases.js";
 
 export type FailureKind = "wrong_skill" | "missed" | "false_trigger";

@@ -1,4 +1,4 @@
-import type { RankedSkill } from "../route/types.js";
+import type { RankedSkill } from "../contract/route.js";
 import type { EvalReport } from "./evaluate-file.js";
 import type { Failure } from "./failures.js";
 import type { GateResult } from "./gates.js";
@@ -13,25 +13,29 @@ export function formatReport(report: EvalReport): string {
   const lines: string[] = [];
   const split = report.split === "all" ? "all cases" : `${report.split} split`;
   const subject = report.skill ? `trigger evals for ${report.skill}` : "eval set";
-  lines.push(`${report.file} (${subject}, ${split}): ${metrics.cases} cases, ${metrics.inScope} ${report.skill ? "should trigger" : "in scope"}, ${metrics.noSkill} ${report.skill ? "should not" : "need none"}`);
-  lines.push(`  index ${report.db}${report.indexed ? ` (${report.indexed.embedded > 0 ? `indexed ${report.indexed.embedded} skills in ${(report.indexed.durationMs / 1000).toFixed(1)} s` : "cached, up to date"})` : ""}`);
-  if (metrics.inScope > 0) {
+  lines.push(
+    `${report.file} (${subject}, ${split}): ${metrics.cases} cases, ${metrics.in_scope} ${report.skill ? "should trigger" : "in scope"}, ${metrics.no_skill} ${report.skill ? "should not" : "need none"}`,
+  );
+  lines.push(
+    `  index ${report.db}${report.indexed ? ` (${report.indexed.embedded > 0 ? `indexed ${report.indexed.embedded} skills in ${(report.indexed.durationMs / 1000).toFixed(1)} s` : "cached, up to date"})` : ""}`,
+  );
+  if (metrics.in_scope > 0) {
     lines.push(
       report.skill
-        ? `  should trigger  ranked first ${percent(metrics.top1)}  in top 3 ${percent(metrics.recallAt3)}  MRR@10 ${metrics.mrr.toFixed(3)}  triggered ${percent(metrics.correctInject)}`
-        : `  in scope     top-1 ${percent(metrics.top1)}  recall@3 ${percent(metrics.recallAt3)}  MRR@10 ${metrics.mrr.toFixed(3)}  routed ${percent(metrics.routed)}  correct inject ${percent(metrics.correctInject)}`,
+        ? `  should trigger  ranked first ${percent(metrics.top1)}  in top 3 ${percent(metrics.recall_at_3)}  MRR@10 ${metrics.mrr.toFixed(3)}  triggered ${percent(metrics.correct_inject)}`
+        : `  in scope     top-1 ${percent(metrics.top1)}  recall@3 ${percent(metrics.recall_at_3)}  MRR@10 ${metrics.mrr.toFixed(3)}  routed ${percent(metrics.routed)}  correct inject ${percent(metrics.correct_inject)}`,
     );
   }
-  if (metrics.noSkill > 0) {
+  if (metrics.no_skill > 0) {
     lines.push(
       report.skill
-        ? `  should not     not triggered ${percent(metrics.abstainRecall)}${report.routedElsewhere ? ` (${report.routedElsewhere} of them went to other skills)` : ""}`
-        : `  abstention   recall ${percent(metrics.abstainRecall)} (needed none, answered none)  precision ${percent(metrics.abstainPrecision)} (answered none, needed none)`,
+        ? `  should not     not triggered ${percent(metrics.abstain_recall)}${report.routedElsewhere ? ` (${report.routedElsewhere} of them went to other skills)` : ""}`
+        : `  abstention   recall ${percent(metrics.abstain_recall)} (needed none, answered none)  precision ${percent(metrics.abstain_precision)} (answered none, needed none)`,
     );
   }
   if (report.skill) lines.push(`  decided right  ${percent(triggerAccuracy(metrics))} of all cases (triggered when it should, not when it should not)`);
-  lines.push(`  false triggers ${percent(metrics.falseTrigger)} of all cases  ECE ${metrics.ece.toFixed(3)}`);
-  lines.push(`  latency      p50 ${ms(metrics.latencyMs.p50)}  p95 ${ms(metrics.latencyMs.p95)}  p99 ${ms(metrics.latencyMs.p99)} (in-process, query embedding included)`);
+  lines.push(`  false triggers ${percent(metrics.false_trigger)} of all cases  ECE ${metrics.ece.toFixed(3)}`);
+  lines.push(`  latency      p50 ${ms(metrics.latency_ms.p50)}  p95 ${ms(metrics.latency_ms.p95)}  p99 ${ms(metrics.latency_ms.p99)} (in-process, query embedding included)`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -1,26 +1,27 @@
 import type { ScoredOutcome } from "./run-cases.js";
 
+/** Written in the wire's snake_case: `router eval --json`, `router fit --json` and `POST /eval` print it as it is. */
 export interface EvalMetrics {
   cases: number;
-  inScope: number;
-  noSkill: number;
+  in_scope: number;
+  no_skill: number;
   /** In-scope cases whose best-ranked skill is the expected one. */
   top1: number;
-  recallAt3: number;
+  recall_at_3: number;
   mrr: number;
   /** In-scope cases where the router injected something (right or wrong). */
   routed: number;
   /** In-scope cases where the router injected exactly the expected skill. */
-  correctInject: number;
+  correct_inject: number;
   /** Of the cases answered none, the share that truly needed none. */
-  abstainPrecision: number;
+  abstain_precision: number;
   /** Of the cases that needed none, the share answered none. */
-  abstainRecall: number;
+  abstain_recall: number;
   /** Share of cases where a skill was injected that should not have been (wrong skill or none expected). */
-  falseTrigger: number;
+  false_trigger: number;
   /** Expected calibration error of the best candidate's confidence against "the injection is right". */
   ece: number;
-  latencyMs: { p50: number; p95: number; p99: number };
+  latency_ms: { p50: number; p95: number; p99: number };
 }
 
 /** Ranked candidates kept per case, by `router eval` and every bench method: recall@3 needs 3, MRR is computed over these (MRR@10). */
@@ -36,18 +37,18 @@ export function computeMetrics(outcomes: ScoredOutcome[]): EvalMetrics {
   const injectedRight = (outcome: ScoredOutcome) => outcome.decision === "inject" && outcome.expected !== null && outcome.selected.includes(outcome.expected);
   return {
     cases: outcomes.length,
-    inScope: inScope.length,
-    noSkill: noSkill.length,
+    in_scope: inScope.length,
+    no_skill: noSkill.length,
     top1: share(inScope, (outcome) => rankOf(outcome) === 0),
-    recallAt3: share(inScope, (outcome) => rankOf(outcome) >= 0 && rankOf(outcome) < 3),
+    recall_at_3: share(inScope, (outcome) => rankOf(outcome) >= 0 && rankOf(outcome) < 3),
     mrr: inScope.length > 0 ? inScope.reduce((sum, outcome) => sum + (rankOf(outcome) >= 0 ? 1 / (rankOf(outcome) + 1) : 0), 0) / inScope.length : 0,
     routed: share(inScope, (outcome) => outcome.decision === "inject"),
-    correctInject: share(inScope, injectedRight),
-    abstainPrecision: share(abstained, (outcome) => outcome.expected === null),
-    abstainRecall: share(noSkill, (outcome) => outcome.decision === "none"),
-    falseTrigger: share(outcomes, (outcome) => outcome.decision === "inject" && !injectedRight(outcome)),
+    correct_inject: share(inScope, injectedRight),
+    abstain_precision: share(abstained, (outcome) => outcome.expected === null),
+    abstain_recall: share(noSkill, (outcome) => outcome.decision === "none"),
+    false_trigger: share(outcomes, (outcome) => outcome.decision === "inject" && !injectedRight(outcome)),
     ece: expectedCalibrationError(outcomes.map((outcome) => ({ confidence: outcome.confidence, right: outcome.expected !== null && outcome.ranked[0] === outcome.expected }))),
-    latencyMs: percentiles(outcomes.map((outcome) => outcome.latencyMs)),
+    latency_ms: percentiles(outcomes.map((outcome) => outcome.latencyMs)),
   };
 }
 

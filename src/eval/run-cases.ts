@@ -1,6 +1,6 @@
-import { routableQuery } from "../route/query-limit.js";
+import { routableQuery } from "../contract/limits.js";
 import type { Router } from "../route/router.js";
-import type { RouteResult } from "../route/types.js";
+import type { RouteResult } from "../contract/route.js";
 import type { EvalCase } from "./eval-set.js";
 
 /** What metrics need of any routing method's answer to a labelled case. */

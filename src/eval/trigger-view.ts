@@ -23,5 +23,5 @@ export function routedElsewhere(outcomes: CaseOutcome[], skill: string): number 
 
 /** Share of trigger evals decided right (triggered when it should, not when it should not): skill-creator's pass rate. */
 export function triggerAccuracy(metrics: EvalMetrics): number {
-  return metrics.cases > 0 ? (metrics.correctInject * metrics.inScope + metrics.abstainRecall * metrics.noSkill) / metrics.cases : 0;
+  return metrics.cases > 0 ? (metrics.correct_inject * metrics.in_scope + metrics.abstain_recall * metrics.no_skill) / metrics.cases : 0;
 }

@@ -1,22 +1,18 @@
-import pLimit from "p-limit";
 import { createError } from "../errors.js";
 import type { ManifestCache } from "../store/manifest-cache.js";
-import { expansionMessages, PROMPT_VERSION } from "./expansion-prompt.js";
+import type { ManifestSource, StoredManifest } from "../store/records.js";
+import { examplesSource } from "./examples-source.js";
+import { PROMPT_VERSION } from "./expansion-prompt.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
-import { HEURISTIC_VERSION, heuristicManifest } from "./heuristic-expander.js";
-import { createLlmManifestWriter, type LlmManifestWriter } from "./llm-manifest-writer.js";
+import { fileSource } from "./file-source.js";
+import { heuristicSource } from "./heuristic-source.js";
+import { importSource, type ImportedManifest } from "./import-source.js";
 import type { ExpanderChoice, LlmSettings } from "./llm-settings.js";
-import { completeManifest, describeIssues, partialManifestSchema, tidyManifest, type Manifest, type ManifestSource, type PartialManifest, type StoredManifest } from "./manifest.js";
-import { createNeighbourFinder, type NeighbourCandidate } from "./neighbours.js";
+import { cachedLlmSource, llmSource, type LlmSource } from "./llm-source.js";
+import type { ManifestWriter } from "./manifest-source.js";
+import type { NeighbourCandidate } from "./neighbours.js";
 
-/** A manifest brought in by `router expand --import`: from a batch API, another LLM or a person. */
-export interface ImportedManifest {
-  manifest: PartialManifest;
-  /** The start of the content hash the request was made for, when the line says (batch custom_id). */
-  contentHashPrefix?: string;
-  /** Where it came from, for messages: "responses.jsonl line 3". */
-  origin: string;
-}
+export type { ImportedManifest } from "./import-source.js";
 
 export interface ExpandOptions {
   /** `auto` (default): the LLM when `llm` is given, else the heuristic. */
@@ -24,13 +20,22 @@ export interface ExpandOptions {
   llm?: LlmSettings;
   /** Paid-for manifests kept across runs; without it every LLM manifest is asked for again. */
   cache?: ManifestCache;
-  /** Every skill of the index, to find each skill's neighbours for the prompt (default: the subjects). */
+  /** Every skill of the index, to find each skill's neighbours for the prompt (default: none). */
   neighbourPool?: NeighbourCandidate[];
   /** Imported manifests by skill name (or skill id). */
   imports?: Map<string, ImportedManifest>;
-  onProgress?: (done: number, total: number) => void;
   /** Things a person should read, each said once: the expander in use, fallbacks, ignored files. */
   onNotice?: (message: string) => void;
+}
+
+/** The ordered sources of one run, and what it has said so far. */
+export interface ExpansionChain {
+  sources: ManifestWriter[];
+  /** The LLM source, when one is configured. */
+  llm: LlmSource | undefined;
+  choice: ExpanderChoice;
+  notices: string[];
+  notice(message: string): void;
 }
 
 export interface ExpansionReport {
@@ -56,163 +61,108 @@ export interface Expansion {
 const LISTED_NAMES = 5;
 
 /**
- * A manifest for each skill, by skill id, in this order of precedence: a hand-written manifest file, the
- * eval set's example queries, an imported manifest, the LLM's (from the cache, else asked for; committed to
- * the cache as soon as it arrives), the heuristic's. Never throws for an LLM's fault: those skills fall back
- * to the heuristic manifest with a notice naming them.
+ * Where manifests come from, first match wins: a hand-written manifest file, an eval set's example queries, an
+ * imported manifest, the LLM (or, with none configured, an answer it gave before), the heuristic. `--expander llm`
+ * without settings is an error.
  */
-export async function expandManifests(subjects: ExpansionSubject[], options: ExpandOptions = {}): Promise<Expansion> {
-  const llm = activeLlm(options);
+export function expansionChain(options: ExpandOptions): ExpansionChain {
+  const choice = options.expander ?? "auto";
+  if (choice === "llm" && !options.llm) {
+    throw createError("LLM_NOT_CONFIGURED", "--expander llm needs a model: set ROUTER_LLM_MODEL or --llm-model (and OPENAI_BASE_URL or OPENAI_API_KEY)");
+  }
+  const said = new Set<string>();
   const notices: string[] = [];
   const notice = (message: string): void => {
+    if (said.has(message)) return;
+    said.add(message);
     notices.push(message);
     options.onNotice?.(message);
   };
+  const llm = choice !== "heuristic" && options.llm ? llmSource(options.llm, options.cache, options.neighbourPool ?? []) : undefined;
+  const earlierAnswers = !llm && choice === "auto" && options.cache ? cachedLlmSource(options.cache) : undefined;
+  const sources = [
+    fileSource(notice),
+    examplesSource(),
+    ...(options.imports ? [importSource(options.imports, notice)] : []),
+    ...(llm ? [llm] : []),
+    ...(earlierAnswers ? [earlierAnswers] : []),
+    heuristicSource(),
+  ];
+  return { sources, llm, choice, notices, notice };
+}
+
+/** The first source that claims the subject, and its claim (the heuristic claims every skill). */
+function firstClaim(chain: ExpansionChain, subject: ExpansionSubject, after = -1): { at: number; version: string } {
+  for (let at = after + 1; at < chain.sources.length; at++) {
+    const claim = chain.sources[at]!.claim(subject);
+    if (claim) return { at, version: claim.version };
+  }
+  throw new Error("the heuristic source claims every skill");
+}
+
+// Sources by precedence: a manifest is made again for a better source, never replaced by a lesser one.
+const PRECEDENCE: ManifestSource[] = ["file", "examples", "import", "llm", "heuristic"];
+
+/**
+ * Unchanged skills whose stored manifest is not what this run would store: a better source now claims them (an LLM
+ * configured, an import) or the same source at another version (the heuristic upgraded, another model or prompt). A
+ * lesser source never replaces a manifest: an imported or LLM-written one stays through runs without them.
+ */
+export function manifestsToRenew<T extends ExpansionSubject>(unchanged: T[], stored: Map<string, StoredManifest>, chain: ExpansionChain): T[] {
+  return unchanged.filter((subject) => {
+    const current = stored.get(subject.id);
+    if (!current) return true;
+    const claim = firstClaim(chain, subject);
+    const rank = PRECEDENCE.indexOf(chain.sources[claim.at]!.name) - PRECEDENCE.indexOf(current.source);
+    return rank < 0 || (rank === 0 && claim.version !== current.version);
+  });
+}
+
+/** A manifest for each subject, by skill id. Never throws for an LLM's fault: those skills get the next source's manifest, with a notice naming them. */
+export async function expandManifests(subjects: ExpansionSubject[], chain: ExpansionChain, onProgress?: (done: number, total: number) => void): Promise<Expansion> {
+  const manifests = new Map<string, StoredManifest>();
   const report: ExpansionReport = {
-    expander: llm ? "llm" : "heuristic",
-    model: llm?.model,
+    expander: chain.llm ? "llm" : "heuristic",
+    model: chain.llm?.writer.model,
     promptVersion: PROMPT_VERSION,
     sources: { file: 0, examples: 0, import: 0, llm: 0, heuristic: 0 },
     cacheHits: 0,
     llm: undefined,
     fallbacks: [],
-    notices,
+    notices: chain.notices,
   };
-  const manifests = new Map<string, StoredManifest>();
-  const waiting: ExpansionSubject[] = [];
   let done = 0;
-  const settle = (subject: ExpansionSubject, stored: StoredManifest): void => {
-    manifests.set(subject.id, stored);
-    report.sources[stored.source]++;
-    options.onProgress?.(++done, subjects.length);
-  };
-
-  for (const subject of subjects) {
-    const stored = withoutLlm(subject, options, llm, notice, () => report.cacheHits++);
-    if (stored) settle(subject, stored);
-    else waiting.push(subject);
+  await Promise.all(
+    subjects.map(async (subject) => {
+      let claim = firstClaim(chain, subject);
+      for (;;) {
+        const source = chain.sources[claim.at]!;
+        const outcome = await source.write(subject, { version: claim.version });
+        if ("manifest" in outcome) {
+          manifests.set(subject.id, { source: source.name, version: claim.version, manifest: outcome.manifest });
+          report.sources[source.name]++;
+          if (outcome.cached) report.cacheHits++;
+          break;
+        }
+        report.fallbacks.push({ skill: subject.name, reason: outcome.failed });
+        claim = firstClaim(chain, subject, claim.at);
+      }
+      onProgress?.(++done, subjects.length);
+    }),
+  );
+  if (!chain.llm && chain.choice === "auto" && report.sources.heuristic > 0) {
+    chain.notice("No LLM configured: manifests come from the heuristic expander (set ROUTER_LLM_MODEL, and OPENAI_BASE_URL or OPENAI_API_KEY, to use an LLM)");
   }
-  if (!llm && subjects.length > 0 && report.sources.heuristic > 0 && (options.expander ?? "auto") === "auto") {
-    notice("No LLM configured: manifests come from the heuristic expander (set ROUTER_LLM_MODEL, and OPENAI_BASE_URL or OPENAI_API_KEY, to use an LLM)");
-  }
-  if (llm && waiting.length > 0) {
-    const writer = createLlmManifestWriter(llm);
-    await askLlm(waiting, writer, options, (subject, stored, reason) => {
-      if (reason) report.fallbacks.push({ skill: subject.name, reason });
-      settle(subject, stored);
-    });
-    report.llm = { ...writer.stats };
-    reportFallbacks(report.fallbacks, writer, notice);
+  // Reported when the LLM was asked at all (every manifest from the cache asks nothing).
+  if (chain.llm && chain.llm.writer.stats.requests > 0) {
+    report.llm = { ...chain.llm.writer.stats };
+    reportFallbacks(report.fallbacks, chain.llm.writer.stats.disabled, chain.notice);
   }
   return { manifests, report };
 }
 
-/**
- * Unchanged skills whose stored manifest is not what this run would store: every one when the index was
- * expanded by another version of the heuristic expander (every source but the LLM's is completed from it),
- * imported ones, and with an LLM configured, heuristic manifests (fallbacks get another chance) and manifests
- * of another model or prompt. Otherwise hand-written and example-query manifests follow the skill's content.
- */
-export function manifestsToRenew<T extends ExpansionSubject>(unchanged: T[], stored: Map<string, StoredManifest>, options: ExpandOptions, storedHeuristicVersion: string | undefined): T[] {
-  if (storedHeuristicVersion !== HEURISTIC_VERSION) return unchanged;
-  const llm = activeLlm(options);
-  return unchanged.filter((subject) => {
-    const current = stored.get(subject.id);
-    if (!current) return true;
-    if (current.source === "file" || current.source === "examples") return false;
-    const imported = importFor(subject, options.imports);
-    if (imported && (imported.contentHashPrefix === undefined || subject.contentHash.startsWith(imported.contentHashPrefix))) return true;
-    if (!llm || current.source === "import") return false;
-    const cached = options.cache?.get({ contentHash: subject.contentHash, promptVersion: PROMPT_VERSION, model: llm.model });
-    return cached === undefined || JSON.stringify(cached) !== JSON.stringify(current.manifest);
-  });
-}
-
-/** The LLM settings this run uses, or undefined for the heuristic; `--expander llm` without settings is an error. */
-function activeLlm(options: ExpandOptions): LlmSettings | undefined {
-  const choice = options.expander ?? "auto";
-  if (choice === "llm" && !options.llm) {
-    throw createError("LLM_NOT_CONFIGURED", "--expander llm needs a model: set ROUTER_LLM_MODEL or --llm-model (and OPENAI_BASE_URL or OPENAI_API_KEY)");
-  }
-  return choice === "heuristic" ? undefined : options.llm;
-}
-
-/** Every source that needs no LLM call, in order of precedence; undefined when the LLM must be asked. */
-function withoutLlm(
-  subject: ExpansionSubject,
-  options: ExpandOptions,
-  llm: LlmSettings | undefined,
-  notice: (message: string) => void,
-  cacheHit: () => void,
-): StoredManifest | undefined {
-  const fromFile = handWritten(subject, notice);
-  if (fromFile) return { source: "file", manifest: fromFile };
-  const examples = subject.metadata.exampleQueries;
-  if (examples && examples.length > 0) return { source: "examples", manifest: { ...heuristicManifest(subject), queries: examples } };
-  const imported = importFor(subject, options.imports);
-  if (imported) {
-    if (imported.contentHashPrefix === undefined || subject.contentHash.startsWith(imported.contentHashPrefix)) {
-      return { source: "import", manifest: completeManifest(imported.manifest, heuristicManifest(subject)) };
-    }
-    notice(`skill "${subject.name}" changed since its request was exported (${imported.origin}); that manifest was not imported: export and run the request again`);
-  }
-  if (llm) {
-    const cached = options.cache?.get({ contentHash: subject.contentHash, promptVersion: PROMPT_VERSION, model: llm.model });
-    if (!cached) return undefined;
-    cacheHit();
-    return { source: "llm", manifest: cached };
-  }
-  // No LLM now, but an answer paid for earlier (another model, same content and prompt) beats the heuristic.
-  const earlier = (options.expander ?? "auto") === "auto" ? options.cache?.getAnyModel(subject.contentHash, PROMPT_VERSION) : undefined;
-  if (earlier) {
-    cacheHit();
-    return { source: "llm", manifest: earlier.manifest };
-  }
-  return { source: "heuristic", manifest: heuristicManifest(subject) };
-}
-
-/** The skill's hand-written manifest, completed from the heuristic; a broken file is reported and skipped. */
-function handWritten(subject: ExpansionSubject, notice: (message: string) => void): Manifest | undefined {
-  const file = subject.metadata.manifestFile;
-  if (!file) return undefined;
-  const parsed = partialManifestSchema.safeParse(file.content);
-  if (!parsed.success) {
-    notice(`skill "${subject.name}": ${file.file} does not fit the manifest schema (${describeIssues(parsed.error)}); using the generated manifest`);
-    return undefined;
-  }
-  return completeManifest(tidyManifest(parsed.data), heuristicManifest(subject));
-}
-
-function importFor(subject: ExpansionSubject, imports: Map<string, ImportedManifest> | undefined): ImportedManifest | undefined {
-  return imports?.get(subject.name) ?? imports?.get(subject.id);
-}
-
-/** Asks the LLM for each skill, a few at a time; each good answer is cached before anything else happens. */
-async function askLlm(
-  subjects: ExpansionSubject[],
-  writer: LlmManifestWriter,
-  options: ExpandOptions,
-  settle: (subject: ExpansionSubject, stored: StoredManifest, fallbackReason?: string) => void,
-): Promise<void> {
-  const finder = createNeighbourFinder(options.neighbourPool ?? subjects);
-  const limit = pLimit(options.llm!.concurrency);
-  await Promise.all(
-    subjects.map((subject) =>
-      limit(async () => {
-        const answer = await writer.write(expansionMessages(subject, finder));
-        if (answer.ok) {
-          options.cache?.put({ contentHash: subject.contentHash, promptVersion: PROMPT_VERSION, model: writer.model }, answer.manifest);
-          settle(subject, { source: "llm", manifest: answer.manifest });
-        } else {
-          settle(subject, { source: "heuristic", manifest: heuristicManifest(subject) }, answer.problem);
-        }
-      }),
-    ),
-  );
-}
-
 /** One notice per skill whose LLM answer was unusable; skills never tried because the LLM was given up share one. */
-function reportFallbacks(fallbacks: { skill: string; reason: string }[], writer: LlmManifestWriter, notice: (message: string) => void): void {
+function reportFallbacks(fallbacks: { skill: string; reason: string }[], disabled: string | undefined, notice: (message: string) => void): void {
   const givenUp = fallbacks.filter((fallback) => fallback.reason.startsWith("LLM given up"));
   for (const fallback of fallbacks) {
     if (!givenUp.includes(fallback)) notice(`skill "${fallback.skill}": no usable LLM manifest (${fallback.reason}); using the heuristic manifest`);
@@ -220,6 +170,6 @@ function reportFallbacks(fallbacks: { skill: string; reason: string }[], writer:
   if (givenUp.length > 0) {
     const names = givenUp.slice(0, LISTED_NAMES).map((fallback) => fallback.skill);
     const more = givenUp.length > LISTED_NAMES ? ` and ${givenUp.length - LISTED_NAMES} more` : "";
-    notice(`LLM given up for the rest of this run (${writer.stats.disabled}); ${givenUp.length} skills use the heuristic manifest: ${names.join(", ")}${more}`);
+    notice(`LLM given up for the rest of this run (${disabled}); ${givenUp.length} skills use the heuristic manifest: ${names.join(", ")}${more}`);
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
 import { MANIFEST_JSON_SCHEMA } from "./manifest.js";
 import type { NeighbourFinder } from "./neighbours.js";
@@ -98,7 +98,6 @@ export function manifestRequestBody(model: string, messages: ChatMessage[], form
   return {
     model,
     messages,
-    response_format:
-      format === "json_schema" ? { type: "json_schema", json_schema: { name: "routing_manifest", strict: true, schema: MANIFEST_JSON_SCHEMA } } : { type: "json_object" },
+    response_format: format === "json_schema" ? { type: "json_schema", json_schema: { name: "routing_manifest", strict: true, schema: MANIFEST_JSON_SCHEMA } } : { type: "json_object" },
   };
 }

@@ -1,4 +1,4 @@
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
 import type { Manifest } from "./manifest.js";
 import { markdownSections, quotedPhrases, splitList, splitSentences, type MarkdownSection } from "./prose.js";
@@ -54,10 +54,7 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
   const negativeSentences = sentences.filter((sentence) => NOT_FOR.test(sentence) && !USE_WHEN.test(sentence.split(NOT_FOR)[0] ?? ""));
   const positiveSentences = sentences.filter((sentence) => !negativeSentences.includes(sentence));
   const bodySentences = sections.flatMap((section) => section.items.flatMap(splitSentences));
-  const useWhen = uniqueTexts([
-    ...[...positiveSentences, ...bodySentences].flatMap((sentence) => clauseAfter(USE_WHEN, sentence)),
-    ...sectionItems(sections, USE_WHEN_HEADING, NOT_FOR_HEADING),
-  ]);
+  const useWhen = uniqueTexts([...[...positiveSentences, ...bodySentences].flatMap((sentence) => clauseAfter(USE_WHEN, sentence)), ...sectionItems(sections, USE_WHEN_HEADING, NOT_FOR_HEADING)]);
   const notFor = uniqueTexts([...[...negativeSentences, ...bodySentences].flatMap((sentence) => clauseAfter(NOT_FOR, sentence)), ...sectionItems(sections, NOT_FOR_HEADING)]);
   const quoted = quotedPhrases([subject.description, ...useWhen].join("\n")).filter((phrase) => !notFor.some((negative) => negative.includes(phrase)));
   const headings = topicHeadings(sections, subject.name);
@@ -66,22 +63,11 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
     const plain = sentence.replace(USE_WHEN, "").trim();
     return plain === "" ? [] : [plain, ...splitList(plain).filter((item) => item !== plain && isQueryLike(item))];
   });
-  const queries = uniqueTexts([
-    ...quoted,
-    ...useWhen.flatMap((clause) => [clause, ...splitList(clause).filter(isQueryLike)]),
-    ...descriptionPieces.map(asRequest),
-    humanName,
-  ])
+  const queries = uniqueTexts([...quoted, ...useWhen.flatMap((clause) => [clause, ...splitList(clause).filter(isQueryLike)]), ...descriptionPieces.map(asRequest), humanName])
     .filter((query) => query.split(/\s+/).length <= MAX_QUERY_WORDS)
     .slice(0, MAX_QUERIES);
 
-  const phrases = uniqueTexts([
-    ...quoted,
-    ...useWhen.flatMap(splitList),
-    ...(humanName.includes(" ") ? [humanName] : []),
-    ...headings,
-    ...contentBigrams(positiveSentences.join(". ")),
-  ])
+  const phrases = uniqueTexts([...quoted, ...useWhen.flatMap(splitList), ...(humanName.includes(" ") ? [humanName] : []), ...headings, ...contentBigrams(positiveSentences.join(". "))])
     .map((phrase) => phrase.toLowerCase())
     .filter((phrase) => phrase.split(/\s+/).length <= MAX_PHRASE_WORDS)
     .slice(0, MAX_PHRASES);
@@ -110,7 +96,13 @@ function clauseAfter(pattern: RegExp, sentence: string): string[] {
   const clause = match?.[1]?.trim().replace(/^(?:the user|you|a user)\s+(?:asks?|wants?|needs?)\s+(?:to\s+)?/i, "");
   if (!clause) return [];
   // A negative clause inside a positive sentence ("use for X, not for Y") belongs to the negatives only.
-  const positive = pattern === NOT_FOR ? clause : clause.split(NOT_FOR)[0]!.replace(/[,;\s-]+$/, "").trim();
+  const positive =
+    pattern === NOT_FOR
+      ? clause
+      : clause
+          .split(NOT_FOR)[0]!
+          .replace(/[,;\s-]+$/, "")
+          .trim();
   return textWords(positive) >= 2 ? [positive] : [];
 }
 

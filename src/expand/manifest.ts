@@ -1,13 +1,12 @@
 import { z } from "zod";
+import type { Manifest } from "../store/records.js";
 import { uniqueTexts } from "./terms.js";
 
 const text = z.string().trim().min(1);
 
-/**
- * A skill's routing manifest: the words users will actually type. Queries and negatives are embedded as
- * separate kinds of text; negatives are never mixed into the positive side (bi-encoders cannot read "not").
- * This is the stored shape: every source (a person, example queries, an LLM, the heuristic) must fill it.
- */
+export type { Manifest, ManifestSource, StoredManifest } from "../store/records.js";
+
+/** The stored manifest shape (store/records.ts), checked: every source must fill it. */
 export const manifestSchema = z.object({
   /** Natural user requests this skill answers (about 20, varied; some never name the skill or its tool). */
   queries: z.array(text).min(1),
@@ -20,17 +19,7 @@ export const manifestSchema = z.object({
   /** One line: what the skill is NOT for. */
   negative_constraint: z.string(),
   category: z.string(),
-});
-
-export type Manifest = z.infer<typeof manifestSchema>;
-
-/** Where a stored manifest came from, in order of precedence. */
-export type ManifestSource = "file" | "examples" | "import" | "llm" | "heuristic";
-
-export interface StoredManifest {
-  source: ManifestSource;
-  manifest: Manifest;
-}
+}) satisfies z.ZodType<Manifest>;
 
 // What an LLM must deliver, after repeats are removed: the sizes, with some slack below the asked-for counts.
 const MANIFEST_SIZES = {

@@ -1,5 +1,6 @@
 import { buildPostings } from "./postings.js";
-import { contentWords } from "./terms.js";
+import { analyseText } from "../text/analyse-text.js";
+import { readableName } from "../text/readable-name.js";
 
 export interface NeighbourCandidate {
   id: string;
@@ -41,7 +42,8 @@ export function createNeighbourFinder(pool: NeighbourCandidate[]): NeighbourFind
 function termCounts(skill: NeighbourCandidate): Map<string, number> {
   const counts = new Map<string, number>();
   // The name counts twice: it is the densest statement of what a skill does.
-  for (const term of [...contentWords(skill.name), ...contentWords(skill.name), ...contentWords(skill.description)]) counts.set(term, (counts.get(term) ?? 0) + 1);
+  const name = analyseText(readableName(skill.name));
+  for (const term of [...name, ...name, ...analyseText(skill.description)]) counts.set(term, (counts.get(term) ?? 0) + 1);
   return counts;
 }
 

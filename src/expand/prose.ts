@@ -6,7 +6,13 @@ import { textWords } from "./terms.js";
 export function splitSentences(text: string): string[] {
   return stripInlineMarkdown(text)
     .split(/(?<=[.!?])\s+(?=[A-Z0-9"'`(])|(?<=[。！？；])|\n+/)
-    .map((sentence) => sentence.trim().replace(/^[-*+>]\s+|^\d+[.)]\s+/, "").replace(/[.!?:;,。！？；，：]+$/, "").trim())
+    .map((sentence) =>
+      sentence
+        .trim()
+        .replace(/^[-*+>]\s+|^\d+[.)]\s+/, "")
+        .replace(/[.!?:;,。！？；，：]+$/, "")
+        .trim(),
+    )
     .filter((sentence) => sentence.length > 3);
 }
 

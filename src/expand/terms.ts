@@ -1,4 +1,4 @@
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 
 // Function words and words every skill uses: they say nothing about which skill a request is for.
 const STOPWORDS = new Set(
@@ -19,7 +19,11 @@ const NOT_PLURAL = new Set("kubernetes postgres express jenkins redis series spe
 
 /** Words of a text: identifiers split (`getWeather`, `k8s_debug`), lower-cased, numbers kept when they carry letters. */
 export function words(text: string): string[] {
-  return readableName(text).toLowerCase().match(/[a-z0-9][a-z0-9+#]*/g) ?? [];
+  return (
+    readableName(text)
+      .toLowerCase()
+      .match(/[a-z0-9][a-z0-9+#]*/g) ?? []
+  );
 }
 
 /** Words that carry meaning: no stopwords, no bare numbers, at least two characters. */
@@ -66,6 +70,9 @@ export function cjkCharacters(text: string): number {
 
 /** Words of a text, counting two CJK characters as one word (a typical Chinese word's length). */
 export function textWords(text: string): number {
-  const spaced = text.replace(CJK_CHARACTER, " ").split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+  const spaced = text
+    .replace(CJK_CHARACTER, " ")
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
   return spaced + Math.ceil(cjkCharacters(text) / 2);
 }

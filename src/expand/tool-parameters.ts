@@ -1,5 +1,5 @@
 import { isRecord } from "../skills/json-document.js";
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 
 export interface ToolParameter {
   name: string;
@@ -25,9 +25,7 @@ export function toolParameters(schema: unknown): ToolParameter[] {
       readableName: readableName(name).toLowerCase(),
       description: typeof spec["description"] === "string" ? spec["description"].trim().replace(/\.$/, "") : "",
       required: required.has(name),
-      enumValues: values
-        .filter((value): value is string => typeof value === "string" && value.length <= MAX_ENUM_VALUE_LENGTH)
-        .slice(0, MAX_ENUM_VALUES),
+      enumValues: values.filter((value): value is string => typeof value === "string" && value.length <= MAX_ENUM_VALUE_LENGTH).slice(0, MAX_ENUM_VALUES),
     };
   });
 }

@@ -1,4 +1,4 @@
-import { routableQuery } from "../route/query-limit.js";
+import { routableQuery } from "../contract/limits.js";
 import type { RouterClient } from "../client/router-client.js";
 import type { RouteOptions, RouteResult } from "../client/types.js";
 import { skillContext } from "./skill-context.js";
@@ -45,7 +45,7 @@ export async function runClaudeCodeHook(stdin: string, client: RouterClient, set
   if ("error" in result) return { note: `no skill injected, ${result.reason} (${result.error.code}: ${result.error.message})`, exitCode: 0 };
   if (result.decision === "none") return { note: noSkillNote(result), exitCode: 0 };
 
-  const locate = async (name: string) => (await client.skill(name))?.sourcePath;
+  const locate = async (name: string) => (await client.skill(name))?.source_path;
   const additionalContext = await skillContext(result, settings.maxChars, locate);
   return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } }), note: `injected ${result.selected.join(", ")}`, exitCode: 0 };
 }

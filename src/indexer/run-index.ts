@@ -1,13 +1,12 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createError } from "../errors.js";
-import { expandManifests, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
-import { HEURISTIC_VERSION } from "../expand/heuristic-expander.js";
+import { expandManifests, expansionChain, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
 import type { StoredManifest } from "../expand/manifest.js";
 import { planEmbedder, type EmbedderPlan } from "../models/create-embedder.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
 import { clearEvidenceFloor, readEvidenceFloor } from "../route/evidence-floor.js";
-import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../route/fit/calibrate-evidence.js";
+import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import type { Embedder } from "../models/embedder.js";
 import { loadSkills, type LoadedSkill } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
@@ -36,13 +35,11 @@ export interface IndexOptions {
   onProgress?: (event: IndexProgress) => void;
 }
 
-export type IndexProgress =
-  | { stage: "read"; done: number; total: number; file: string }
-  | { stage: "expand" | "embed" | "calibrate"; done: number; total: number };
+export type IndexProgress = { stage: "read"; done: number; total: number; file: string } | { stage: "expand" | "embed" | "calibrate"; done: number; total: number };
 
+const LISTED_INVALID = 10;
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
 const EMBED_CHUNK = 64;
-const HEURISTIC_VERSION_KEY = "heuristic_version";
 const ANALYSER_VERSION_KEY = "analyser_version";
 // Calibration routes each probe twice (measure, then check): the second embedding comes from this cache.
 const CALIBRATION_CACHE = 1_000;
@@ -84,8 +81,14 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     onProgress: (done, total, file) => options.onProgress?.({ stage: "read", done, total, file }),
   });
   if (loaded.skills.length === 0 && !options.allowEmpty) {
-    const reason = loaded.invalid.length > 0 ? `all ${loaded.invalid.length} skill files found are invalid` : "no SKILL.md, skill.md, tool .json or .zip found";
-    throw createError("NO_SKILLS_FOUND", `No skills found under ${roots.join(", ")}: ${reason}. The index was left unchanged.`, {
+    // The message names the files and why, since it may be all a person sees (a failed watch run, a CI log).
+    const listed = loaded.invalid
+      .slice(0, LISTED_INVALID)
+      .map((problem) => `\n  ${problem.file}: ${problem.reason}`)
+      .join("");
+    const more = loaded.invalid.length > LISTED_INVALID ? `\n  and ${loaded.invalid.length - LISTED_INVALID} more` : "";
+    const reason = loaded.invalid.length > 0 ? `all ${loaded.invalid.length} skill files found are invalid:${listed}${more}\n` : "no SKILL.md, skill.md, tool .json or .zip found. ";
+    throw createError("NO_SKILLS_FOUND", `No skills found under ${roots.join(", ")}: ${reason}The index was left unchanged.`, {
       invalid: loaded.invalid,
     });
   }
@@ -99,13 +102,16 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     const plan = planChanges(loaded.skills, stored);
     const storedManifests = readManifests(db);
     // The cache commits each LLM answer on its own, before the run's transaction: a paid answer is never lost.
-    const expandOptions: ExpandOptions = { ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: loaded.skills };
+    const chain = expansionChain({ ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: loaded.skills });
     const changedIds = new Set(plan.changed.map((skill) => skill.id));
-    const heuristicVersion = readMetaValue(db, HEURISTIC_VERSION_KEY);
-    const renewed = manifestsToRenew(loaded.skills.filter((skill) => !changedIds.has(skill.id)), storedManifests, expandOptions, heuristicVersion);
+    const renewed = manifestsToRenew(
+      loaded.skills.filter((skill) => !changedIds.has(skill.id)),
+      storedManifests,
+      chain,
+    );
     // A renewed skill's content is unchanged, so its stored token count still holds.
     const changed = [...plan.changed.map((skill) => ({ ...skill, tokens: countTokens(skill.injection) })), ...renewed.map((skill) => ({ ...skill, tokens: stored.get(skill.name)!.tokens }))];
-    const { manifests, report } = await expandManifests(changed, { ...expandOptions, onProgress: (done, total) => options.onProgress?.({ stage: "expand", done, total }) });
+    const { manifests, report } = await expandManifests(changed, chain, (done, total) => options.onProgress?.({ stage: "expand", done, total }));
 
     const manifestOf = (skill: LoadedSkill): StoredManifest => manifests.get(skill.id) ?? storedManifests.get(skill.id)!;
     // When the index's embedder, its code or its model files differ from this run's, every skill is embedded again.
@@ -130,12 +136,17 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         prepareVectorTable(db, embedderIdentity(embedder, embedderPlan));
         await embedSkills(db, embedder, toEmbed, manifestOf, (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }));
       }
-      writeMetaValue(db, HEURISTIC_VERSION_KEY, HEURISTIC_VERSION);
       // Another analyser reads the index's words differently: a new index version gets its evidence floor measured again.
       const analyser = analyserVersion();
       const analyserChanged = readMetaValue(db, ANALYSER_VERSION_KEY) !== analyser;
       writeMetaValue(db, ANALYSER_VERSION_KEY, analyser);
-      return commitRunMeta(db, roots.map((root, position) => ({ path: root, folder: loaded.rootFolders[position]! })), plan, now, fullEmbed || renewed.length > 0 || analyserChanged);
+      return commitRunMeta(
+        db,
+        roots.map((root, position) => ({ path: root, folder: loaded.rootFolders[position]! })),
+        plan,
+        now,
+        fullEmbed || renewed.length > 0 || analyserChanged,
+      );
     });
     recordRun(db, started, now, plan, loaded.invalid.length);
     // A changed index gets its evidence floor measured again; the run itself is already committed.
@@ -191,13 +202,7 @@ async function inTransaction<T>(db: IndexDatabase, work: () => Promise<T>): Prom
   }
 }
 
-async function embedSkills(
-  db: IndexDatabase,
-  embedder: Embedder,
-  skills: LoadedSkill[],
-  manifestOf: (skill: LoadedSkill) => StoredManifest,
-  onProgress: (done: number) => void,
-): Promise<void> {
+async function embedSkills(db: IndexDatabase, embedder: Embedder, skills: LoadedSkill[], manifestOf: (skill: LoadedSkill) => StoredManifest, onProgress: (done: number) => void): Promise<void> {
   for (let start = 0; start < skills.length; start += EMBED_CHUNK) {
     const chunk = skills.slice(start, start + EMBED_CHUNK);
     const texts = chunk.map((skill) => skillTexts(skill, manifestOf(skill).manifest));
@@ -205,7 +210,11 @@ async function embedSkills(
     let offset = 0;
     chunk.forEach((skill, index) => {
       const own = texts[index]!;
-      replaceSkillTexts(db, skill.id, own.map((text, position) => ({ ...text, vector: vectors[offset + position]! })));
+      replaceSkillTexts(
+        db,
+        skill.id,
+        own.map((text, position) => ({ ...text, vector: vectors[offset + position]! })),
+      );
       offset += own.length;
     });
     onProgress(start + chunk.length);
@@ -262,6 +271,14 @@ function commitRunMeta(db: IndexDatabase, roots: IndexedRoot[], plan: ChangePlan
 }
 
 function recordRun(db: IndexDatabase, started: number, startedAt: string, plan: ChangePlan, invalid: number): void {
-  const summary = { added: plan.added.length, updated: plan.updated.length, moved: plan.moved.length, unchanged: plan.unchanged, removed: plan.removed.length, invalid, durationMs: Math.round(performance.now() - started) };
+  const summary = {
+    added: plan.added.length,
+    updated: plan.updated.length,
+    moved: plan.moved.length,
+    unchanged: plan.unchanged,
+    removed: plan.removed.length,
+    invalid,
+    durationMs: Math.round(performance.now() - started),
+  };
   db.prepare("INSERT INTO index_runs (started_at, finished_at, summary) VALUES (?, ?, ?)").run(startedAt, new Date().toISOString(), JSON.stringify(summary));
 }

@@ -1,6 +1,6 @@
 import type { Manifest } from "../expand/manifest.js";
 import type { SkillText } from "../store/vectors.js";
-import { readableName } from "../skills/readable-name.js";
+import { readableName } from "../text/readable-name.js";
 import type { ParsedSkill } from "../skills/types.js";
 
 /**
@@ -11,7 +11,10 @@ export function skillTexts(skill: Pick<ParsedSkill, "name" | "description" | "me
   const name = readableName(skill.metadata.toolName ?? skill.name);
   const texts: SkillText[] = [{ kind: "description", text: skill.description === "" ? name : `${name}: ${skill.description}` }];
   const seen = new Set<string>();
-  for (const [kind, list] of [["query", manifest.queries], ["negative", manifest.negatives]] as const) {
+  for (const [kind, list] of [
+    ["query", manifest.queries],
+    ["negative", manifest.negatives],
+  ] as const) {
     for (const text of list) {
       const key = `${kind}:${text.toLowerCase()}`;
       if (seen.has(key)) continue;

@@ -15,11 +15,18 @@ export class AnsweringTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   private readonly open = new Set<RequestId>();
   private idle: (() => void) | undefined;
+  private readonly closing: Promise<void>;
+  private markClosed: () => void = () => {};
 
-  constructor(private readonly inner: Transport) {}
+  constructor(private readonly inner: Transport) {
+    this.closing = new Promise((resolve) => (this.markClosed = resolve));
+  }
 
   start(): Promise<void> {
-    this.inner.onclose = () => this.onclose?.();
+    this.inner.onclose = () => {
+      this.markClosed();
+      this.onclose?.();
+    };
     this.inner.onerror = (error) => {
       const answer = unreadableLineAnswer(error);
       if (answer) void this.inner.send(answer).catch((failure: Error) => this.onerror?.(failure));
@@ -39,6 +46,11 @@ export class AnsweringTransport implements Transport {
 
   close(): Promise<void> {
     return this.inner.close();
+  }
+
+  /** Resolves when the transport has closed, for whatever reason. */
+  closed(): Promise<void> {
+    return this.closing;
   }
 
   /** Resolves when every request received so far has been answered. */

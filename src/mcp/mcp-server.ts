@@ -1,39 +1,20 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { SkillDetail } from "../client/types.js";
-import { MAX_QUERY_CHARS } from "../route/query-limit.js";
+import { rankedSkillSchema, routeOptionsSchema, routeRequestSchema, routeResultSchema } from "../contract/route.js";
+import { skillDetailSchema, type SkillDetail } from "../contract/skills.js";
 import type { SkillSource } from "./skill-source.js";
 import { findSkillText, readSkillText, similarNames } from "./tool-text.js";
 
-const rankedSkill = z.object({
-  name: z.string(),
-  kind: z.enum(["skill", "tool"]),
-  description: z.string(),
-  confidence: z.number().describe("Calibrated probability that injecting this skill is right"),
-  tokens: z.number().int().describe("What injecting it costs"),
-  matched: z.object({ keywords: z.array(z.string()), phrases: z.array(z.string()) }),
-  nearest_query: z.string().nullable().describe("The example request closest to the query"),
-  negative: z.string().nullable().describe("A near-miss request this skill is not for, when it penalised the skill"),
-});
+// find_skill answers a route result without what only a person tuning the router reads (shares, signals, timing).
+const findSkillOutput = routeResultSchema.pick({ decision: true, selected: true, reason: true, in_scope: true, threshold: true }).extend({
+  skills: z
+    .array(rankedSkillSchema.pick({ name: true, kind: true, description: true, confidence: true, tokens: true, matched: true, nearest_query: true, negative: true }))
+    .describe("Ranked candidates, best first"),
+}).shape;
 
-const findSkillOutput = {
-  decision: z.enum(["inject", "none"]),
-  selected: z.array(z.string()).describe("The skills to use: one, or none"),
-  reason: z.string().nullable().describe("Why none: no_evidence, below_threshold, small_margin, no_candidates, empty_index"),
-  in_scope: z.number().describe("Probability that some skill applies at all"),
-  threshold: z.number(),
-  skills: z.array(rankedSkill).describe("Ranked candidates, best first"),
-};
-
-const readSkillOutput = {
-  name: z.string(),
-  kind: z.enum(["skill", "tool"]),
-  description: z.string(),
-  tokens: z.number().int(),
-  body: z.string().describe("Exactly what the router would inject"),
-  source_path: z.string(),
+const readSkillOutput = skillDetailSchema.pick({ name: true, kind: true, description: true, tokens: true, body: true, source_path: true }).extend({
   supporting_files: z.array(z.string()).describe("Files of the skill folder (scripts/, references/, assets/), relative to its folder"),
-};
+}).shape;
 
 /** The router as MCP tools: find_skill ranks skills for a request, read_skill returns one to follow. */
 export function createMcpServer(source: SkillSource, version: string): McpServer {
@@ -46,15 +27,24 @@ export function createMcpServer(source: SkillSource, version: string): McpServer
       description:
         "Ask the skill router which installed skill fits a user request. Returns the decision (inject one skill, or none), and the ranked candidates with confidence and the evidence behind it. Call read_skill on the selected skill to get its instructions.",
       inputSchema: {
-        query: z.string().trim().min(1).max(MAX_QUERY_CHARS).describe("The user's request, in their own words"),
-        k: z.number().int().min(1).max(20).optional().describe("How many ranked skills to return (default 3)"),
+        query: routeRequestSchema.shape.query.describe("The user's request, in their own words"),
+        k: routeOptionsSchema.shape.k,
       },
       outputSchema: findSkillOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, k }) => {
       const result = await source.route(query, k === undefined ? {} : { k });
-      const skills = result.skills.map(({ name, kind, description, confidence, tokens, matched, nearest_query, negative }) => ({ name, kind, description, confidence, tokens, matched, nearest_query, negative }));
+      const skills = result.skills.map(({ name, kind, description, confidence, tokens, matched, nearest_query, negative }) => ({
+        name,
+        kind,
+        description,
+        confidence,
+        tokens,
+        matched,
+        nearest_query,
+        negative,
+      }));
       const structuredContent = { decision: result.decision, selected: result.selected, reason: result.reason, in_scope: result.in_scope, threshold: result.threshold, skills };
       return { content: [{ type: "text", text: findSkillText(result) }], structuredContent };
     },
@@ -89,7 +79,7 @@ function readSkillResult(skill: SkillDetail) {
     description: skill.description,
     tokens: skill.tokens,
     body: skill.body,
-    source_path: skill.sourcePath,
-    supporting_files: skill.metadata.supportingFiles ?? [],
+    source_path: skill.source_path,
+    supporting_files: skill.metadata.supporting_files ?? [],
   };
 }

@@ -1,7 +1,7 @@
 import type { RouterClient } from "../client/router-client.js";
-import type { RouteOptions, RouteResult, SkillDetail } from "../client/types.js";
+import type { RouteOptions, RouteResult } from "../contract/route.js";
+import type { SkillDetail } from "../contract/skills.js";
 import { createRouter } from "../route/router.js";
-import { skillDetail } from "../server/skill-detail.js";
 
 /** Where the MCP tools read skills from: the index in this process, or a running router over HTTP. */
 export interface SkillSource {
@@ -24,8 +24,7 @@ export async function localSkillSource(db: string): Promise<SkillSource> {
     },
     async skill(name) {
       router.refresh();
-      const skill = router.skill(name);
-      return skill && skillDetail(skill);
+      return router.skill(name);
     },
     async names() {
       return router.skills().map((skill) => skill.name);

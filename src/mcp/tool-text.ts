@@ -1,4 +1,5 @@
-import type { RankedSkill, RouteResult, SkillDetail } from "../client/types.js";
+import type { RankedSkill, RouteResult } from "../contract/route.js";
+import type { SkillDetail } from "../contract/skills.js";
 
 // The text MCP clients hand the model: short lines that say what to do next and why.
 
@@ -30,11 +31,14 @@ function rankedLine(skill: RankedSkill): string {
 }
 
 export function readSkillText(skill: SkillDetail): string {
-  return `${skill.body}\n\n(${skill.kind} ${skill.name}, from ${skill.sourcePath})`;
+  return `${skill.body}\n\n(${skill.kind} ${skill.name}, from ${skill.source_path})`;
 }
 
 /** Names that share a part with the unknown one, so a typo gets a suggestion. */
 export function similarNames(name: string, names: string[]): string[] {
-  const parts = name.toLowerCase().split(/[^a-z0-9]+/).filter((part) => part.length >= 3);
+  const parts = name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((part) => part.length >= 3);
   return names.filter((candidate) => parts.some((part) => candidate.toLowerCase().includes(part))).slice(0, 5);
 }

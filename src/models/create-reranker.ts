@@ -1,14 +1,9 @@
 import { createCrossEncoderReranker } from "./cross-encoder-reranker.js";
-import type { Reranker } from "./embedder.js";
+import type { RerankerLoad, RerankerOptions } from "./embedder.js";
 import { loadOrExplain } from "./load-or-explain.js";
 import { inspectModelFiles, MODEL_CATALOGUE } from "./model-catalogue.js";
-import { modelSettings, type ModelSettings } from "./model-settings.js";
+import { modelSettings } from "./model-settings.js";
 import { startRerankerWorker } from "./model-worker-client.js";
-
-export type RerankerOptions = Partial<Pick<ModelSettings, "modelsDir" | "dtype" | "threads">>;
-
-/** A reranker, or why there is none: callers skip the stage and show "reranker unavailable: <reason>". */
-export type RerankerLoad = { status: "ready"; reranker: Reranker } | { status: "unavailable"; reason: string };
 
 const CROSS_ENCODER = MODEL_CATALOGUE.reranker;
 
@@ -18,35 +13,6 @@ const CROSS_ENCODER = MODEL_CATALOGUE.reranker;
  */
 export async function createReranker(options: RerankerOptions = {}): Promise<RerankerLoad> {
   return startRerankerWorker(options);
-}
-
-/** A reranker whose worker thread starts on the first `load()`: a router that never reranks never starts it. */
-export interface LazyReranker {
-  /** Looks for the files and starts the worker the first time; every later call gets that same outcome. */
-  load(): Promise<RerankerLoad>;
-  /** Whether `load()` has been called (the worker is started, starting, or was found unavailable). */
-  readonly started: boolean;
-  /** Stops the worker if one was started (after its start finishes); `load()` then answers "unavailable". */
-  close(): Promise<void>;
-}
-
-export function createLazyReranker(options: RerankerOptions = {}): LazyReranker {
-  let loading: Promise<RerankerLoad> | undefined;
-  let closed = false;
-  return {
-    load() {
-      if (closed) return Promise.resolve({ status: "unavailable", reason: "reranker closed" });
-      return (loading ??= createReranker(options));
-    },
-    get started() {
-      return loading !== undefined;
-    },
-    async close() {
-      closed = true;
-      const load = await loading;
-      if (load?.status === "ready") await load.reranker.close();
-    },
-  };
 }
 
 /** The same reranker run on the calling thread (what the worker itself runs). */

@@ -1,3 +1,5 @@
+import type { ModelSettings } from "./model-settings.js";
+
 /** Turns texts into L2-normalised vectors; every implementation passes test/models/embedder-conformance.ts. */
 export interface Embedder {
   /** Names the model and its settings; vectors from two different ids never mix in one index. */
@@ -19,3 +21,8 @@ export interface Reranker {
   score(query: string, passages: string[]): Promise<number[]>;
   close(): Promise<void>;
 }
+
+export type RerankerOptions = Partial<Pick<ModelSettings, "modelsDir" | "dtype" | "threads">>;
+
+/** A reranker, or why there is none (missing files and the command to get them, or why they failed to load). */
+export type RerankerLoad = { status: "ready"; reranker: Reranker } | { status: "unavailable"; reason: string };

@@ -63,15 +63,23 @@ async function hubFetch(url: string, hub: Required<HubOptions>, what: string, co
   try {
     response = await fetch(url, { signal: controller.signal, headers: hub.token ? { authorization: `Bearer ${hub.token}` } : {} });
   } catch (error) {
-    throw createError("MODEL_DOWNLOAD_FAILED", `Cannot reach ${hub.endpoint} (${networkReason(error)}). Check the network, set HF_ENDPOINT to a reachable mirror, or copy the model files into the models folder by hand (see models/README.md).`, {
-      endpoint: hub.endpoint,
-    });
+    throw createError(
+      "MODEL_DOWNLOAD_FAILED",
+      `Cannot reach ${hub.endpoint} (${networkReason(error)}). Check the network, set HF_ENDPOINT to a reachable mirror, or copy the model files into the models folder by hand (see models/README.md).`,
+      {
+        endpoint: hub.endpoint,
+      },
+    );
   } finally {
     clearTimeout(timer);
   }
   if (response.ok) return response;
   const reason =
-    response.status === 404 ? "not found on the hub (check the name and revision)" : response.status === 401 || response.status === 403 ? "access denied (set HF_TOKEN for gated or private models)" : `HTTP ${response.status}`;
+    response.status === 404
+      ? "not found on the hub (check the name and revision)"
+      : response.status === 401 || response.status === 403
+        ? "access denied (set HF_TOKEN for gated or private models)"
+        : `HTTP ${response.status}`;
   throw createError("MODEL_DOWNLOAD_FAILED", `${what}: ${reason}`, { url, status: response.status });
 }
 

@@ -35,7 +35,10 @@ export async function createMiniLmEmbedder(options: MiniLmOptions): Promise<Embe
       const vectors: Float32Array[] = new Array(texts.length);
       for (let start = 0; start < order.length; start += BATCH) {
         const batch = order.slice(start, start + BATCH);
-        const inputs = tokenizer(batch.map((index) => texts[index]!), { padding: true, truncation: true, max_length: MAX_TOKENS });
+        const inputs = tokenizer(
+          batch.map((index) => texts[index]!),
+          { padding: true, truncation: true, max_length: MAX_TOKENS },
+        );
         const { last_hidden_state } = await model(inputs);
         const pooled = mean_pooling(last_hidden_state, inputs.attention_mask).normalize(2, -1);
         const data = pooled.data as Float32Array;

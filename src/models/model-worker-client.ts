@@ -4,8 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { createError, RouterError, type ErrorCode } from "../errors.js";
 import type { EmbedderOptions } from "./create-embedder.js";
-import type { RerankerLoad, RerankerOptions } from "./create-reranker.js";
-import type { Embedder } from "./embedder.js";
+import type { Embedder, RerankerLoad, RerankerOptions } from "./embedder.js";
 import { modelSettings } from "./model-settings.js";
 import type { SerialisedError, WorkerCall, WorkerJob, WorkerReply } from "./model-worker-protocol.js";
 

@@ -15,6 +15,8 @@
  *   new texts wait and go together (at most `maxBatch`) to the first worker that frees up; while some batch is in
  *   flight, an idle worker waits up to `batchWindowMs` for more texts to join its batch. With nothing in flight a
  *   text goes at once, so a lone query never waits for the window.
+ * - A caller's `signal` firing rejects its call at once; a text still queued that no caller waits for any more is
+ *   never sent (a request that timed out costs the worker nothing once its deadline has passed).
  * - A batch that fails is embedded again text by text: a text the model cannot embed fails its own caller only.
  *   `close()` rejects queued and in-flight calls with MODEL_FAILED, and every later call.
  * - `indexEmbedder` picks the embedder that built the index (EMBEDDER_MISMATCH when it is not available);
@@ -31,7 +33,8 @@ import { startEmbedderWorker } from "./model-worker-client.js";
 export interface QueryEncoder {
   readonly id: string;
   readonly dimension: number;
-  embedQuery(text: string): Promise<Float32Array>;
+  /** `signal` stops waiting: the call rejects with its reason, and the text is dropped if nobody else waits for it. */
+  embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
   embedMany(texts: string[]): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
@@ -74,6 +77,9 @@ export async function createQueryEncoder(options: QueryEncoderOptions = {}): Pro
 interface Waiting {
   text: string;
   queuedAt: number;
+  /** Callers waiting for this text, and how many of them have given up (their signal fired). */
+  callers: number;
+  abandoned: number;
   resolve: (vector: Float32Array) => void;
   reject: (error: Error) => void;
 }
@@ -88,6 +94,8 @@ export function queryEncoderOver(embedders: Embedder | readonly Embedder[], cach
   const inFlight = new Map<string, Promise<Float32Array>>();
   const idle = [...pool];
   let queue: Waiting[] = [];
+  // The queued (not yet sent) entry of each text, so a second caller of the same text counts as one more waiting.
+  const queued = new Map<string, Waiting>();
   let running = 0;
   let pumpQueued = false;
   let windowTimer: NodeJS.Timeout | undefined;
@@ -95,6 +103,14 @@ export function queryEncoderOver(embedders: Embedder | readonly Embedder[], cach
 
   // `flush`: the window of the oldest queued text is over, so its batch goes even if small.
   const pump = (flush = false) => {
+    const unwanted = queue.filter((waiting) => waiting.abandoned >= waiting.callers);
+    if (unwanted.length > 0) {
+      queue = queue.filter((waiting) => waiting.abandoned < waiting.callers);
+      for (const waiting of unwanted) {
+        queued.delete(waiting.text);
+        waiting.reject(createError("MODEL_FAILED", "every caller gave up before the text was embedded"));
+      }
+    }
     while (idle.length > 0 && queue.length > 0) {
       const waited = performance.now() - queue[0]!.queuedAt;
       if (!flush && running > 0 && queue.length < maxBatch && waited < windowMs) {
@@ -106,7 +122,9 @@ export function queryEncoderOver(embedders: Embedder | readonly Embedder[], cach
       }
       clearTimeout(windowTimer);
       windowTimer = undefined;
-      void send(idle.pop()!, queue.splice(0, maxBatch));
+      const batch = queue.splice(0, maxBatch);
+      for (const waiting of batch) queued.delete(waiting.text);
+      void send(idle.pop()!, batch);
     }
   };
 
@@ -126,17 +144,23 @@ export function queryEncoderOver(embedders: Embedder | readonly Embedder[], cach
     }
   };
 
-  const lookup = (text: string): Promise<Float32Array> => {
+  const lookup = (text: string, signal?: AbortSignal): Promise<Float32Array> => {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (closed) return Promise.reject(createError("MODEL_FAILED", "query encoder closed"));
     if (typeof text !== "string") return Promise.reject(createError("INVALID_ARGUMENT", `a query must be a string, got ${text === null ? "null" : typeof text}`));
     const cached = cache.get(text);
     if (cached) return Promise.resolve(cached);
     let pending = inFlight.get(text);
-    if (!pending) {
-      pending = new Promise<Float32Array>((resolve, reject) =>
-        queue.push({
+    if (pending) {
+      const waiting = queued.get(text);
+      if (waiting) waiting.callers++;
+    } else {
+      pending = new Promise<Float32Array>((resolve, reject) => {
+        const waiting: Waiting = {
           text,
           queuedAt: performance.now(),
+          callers: 1,
+          abandoned: 0,
           resolve: (vector) => {
             cache.set(text, vector);
             inFlight.delete(text);
@@ -146,8 +170,12 @@ export function queryEncoderOver(embedders: Embedder | readonly Embedder[], cach
             inFlight.delete(text);
             reject(error);
           },
-        }),
-      );
+        };
+        queue.push(waiting);
+        queued.set(text, waiting);
+      });
+      // A text nobody waits for any more is rejected inside; that rejection is nobody's to handle.
+      pending.catch(() => undefined);
       inFlight.set(text, pending);
       // At the end of this tick: every call made in it joins the same batch.
       if (!pumpQueued) {
@@ -158,17 +186,22 @@ export function queryEncoderOver(embedders: Embedder | readonly Embedder[], cach
         });
       }
     }
-    return pending;
+    return signal
+      ? abandonable(pending, signal, () => {
+          const waiting = queued.get(text);
+          if (waiting) waiting.abandoned++;
+        })
+      : pending;
   };
 
   return {
     id: pool[0]!.id,
     dimension: pool[0]!.dimension,
-    async embedQuery(text) {
-      return (await lookup(text)).slice();
+    async embedQuery(text, signal) {
+      return (await lookup(text, signal)).slice();
     },
     async embedMany(texts) {
-      return (await Promise.all(texts.map(lookup))).map((vector) => vector.slice());
+      return (await Promise.all(texts.map((text) => lookup(text)))).map((vector) => vector.slice());
     },
     async close() {
       if (closed) return;
@@ -176,10 +209,23 @@ export function queryEncoderOver(embedders: Embedder | readonly Embedder[], cach
       clearTimeout(windowTimer);
       const closing = queue;
       queue = [];
+      queued.clear();
       for (const waiting of closing) waiting.reject(createError("MODEL_FAILED", "query encoder closed"));
       await Promise.all(pool.map((embedder) => embedder.close()));
     },
   };
+}
+
+/** `pending`, or its signal's reason as soon as the signal fires (then `onAbandon` runs once). */
+function abandonable(pending: Promise<Float32Array>, signal: AbortSignal, onAbandon: () => void): Promise<Float32Array> {
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      onAbandon();
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }
 
 function positive(name: string, value: number): number {

@@ -86,7 +86,10 @@ function readWeights(graph: TfGraphModel, readShard: (path: string) => Uint8Arra
   for (const group of graph.weightsManifest) {
     const shards = group.paths.map(readShard);
     const bytes = new Uint8Array(shards.reduce((sum, shard) => sum + shard.byteLength, 0));
-    shards.reduce((offset, shard) => (bytes.set(shard, offset), offset + shard.byteLength), 0);
+    shards.reduce((offset, shard) => {
+      bytes.set(shard, offset);
+      return offset + shard.byteLength;
+    }, 0);
     let offset = 0;
     for (const spec of group.weights) {
       if (spec.quantization) throw new Error(`quantised weight ${spec.name} is not supported`);
@@ -118,9 +121,11 @@ class Translation {
     const out = node.name;
     switch (node.op) {
       case "Const":
-        return this.constant(node.name);
+        this.constant(node.name);
+        return;
       case "Placeholder":
-        return this.placeholder(node.name, attr);
+        this.placeholder(node.name, attr);
+        return;
       case "BiasAdd":
         if (attr.data_format && decodeString(attr.data_format) !== "NHWC") throw new Error(`${node.name}: only NHWC BiasAdd is supported`);
         return void this.emit("Add", inputs, [out]);
@@ -149,7 +154,12 @@ class Translation {
       case "Pack": {
         const axis = Number(attr.axis?.i ?? 0);
         const axes = this.int64([axis]);
-        return void this.emit("Concat", inputs.map((input) => this.emit("Unsqueeze", [input, axes])), [out], { axis });
+        return void this.emit(
+          "Concat",
+          inputs.map((input) => this.emit("Unsqueeze", [input, axes])),
+          [out],
+          { axis },
+        );
       }
       case "Transpose": {
         const perm = this.intValues(inputs[1]!);
@@ -170,11 +180,14 @@ class Translation {
       case "Conv2D":
         return void this.emit("MatMul", [inputs[0]!, this.pointwiseKernel(node, inputs[1]!)], [out]);
       case "Slice":
-        return this.slice(node.name, inputs);
+        this.slice(node.name, inputs);
+        return;
       case "StridedSlice":
-        return this.stridedSlice(node.name, inputs, attr);
+        this.stridedSlice(node.name, inputs, attr);
+        return;
       case "SplitV":
-        return this.splitV(node.name, inputs, attr);
+        this.splitV(node.name, inputs, attr);
+        return;
       case "SparseToDense": {
         const dense = this.emit("Expand", [inputs[3]!, inputs[1]!]);
         return void this.emit("ScatterND", [dense, inputs[0]!, inputs[2]!], [out]);
@@ -279,7 +292,7 @@ class Translation {
     const attr = node.attr ?? {};
     const unit = (key: string) => (attr[key]?.list?.i ?? [1, 1, 1, 1]).every((value) => Number(value) === 1);
     const format = attr.data_format ? decodeString(attr.data_format) : "NHWC";
-    if (!kernel || kernel.shape.length !== 4 || kernel.shape[0] !== 1 || kernel.shape[1] !== 1 || !unit("strides") || !unit("dilations") || format !== "NHWC") {
+    if (kernel?.shape.length !== 4 || kernel.shape[0] !== 1 || kernel.shape[1] !== 1 || !unit("strides") || !unit("dilations") || format !== "NHWC") {
       throw new Error(`${node.name}: only 1x1, stride-1 NHWC Conv2D with a constant kernel is supported`);
     }
     const name = `${kernelName}/as_matrix`;
@@ -297,7 +310,7 @@ class Translation {
 
   private intValues(name: string): number[] {
     const constant = this.constants.get(name);
-    if (!constant || constant.dtype !== "int64") throw new Error(`${name}: expected a constant integer tensor`);
+    if (constant?.dtype !== "int64") throw new Error(`${name}: expected a constant integer tensor`);
     return Array.from(constant.values as BigInt64Array, Number);
   }
 

@@ -52,7 +52,10 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
       const vectors: Float32Array[] = new Array(texts.length);
       for (let start = 0; start < order.length; start += batchSize) {
         const batch = order.slice(start, start + batchSize);
-        const output = await run(session, batch.map((index) => encoded[index]!));
+        const output = await run(
+          session,
+          batch.map((index) => encoded[index]!),
+        );
         batch.forEach((index, row) => (vectors[index] = normalise(output.slice(row * USE_LITE.dimension, (row + 1) * USE_LITE.dimension))));
       }
       return vectors;

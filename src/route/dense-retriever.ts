@@ -1,6 +1,6 @@
 import { dotRow } from "../models/vector-math.js";
-import type { Candidate, Retriever, RouteQuery } from "./retriever.js";
-import type { RouteModel } from "./route-model.js";
+import type { RouteQuery } from "./query.js";
+import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
 import { topK } from "./top-k.js";
 
 // Below this many skills an exact scan of the centroids is cheaper than building and using their bit codes.
@@ -14,7 +14,7 @@ const RESCORE_MIN = 200;
  * one comparison per skill however many synthetic queries each has. Large indexes compare sign-bit codes of
  * the centroids first (Hamming distance, 64 bytes a skill) and rescore only the closest exactly.
  */
-export function denseRetriever(model: Pick<RouteModel, "skills" | "centroids" | "dimension">): Retriever {
+export function denseRetriever({ model }: RetrievalSources): Retriever {
   const { centroids, dimension } = model;
   const count = model.skills.length;
   const scores = new Float32Array(count);
@@ -22,6 +22,8 @@ export function denseRetriever(model: Pick<RouteModel, "skills" | "centroids" | 
   return {
     name: "dense",
     retrieve(query: RouteQuery, limit: number, allowed?: (skill: number) => boolean): Candidate[] {
+      // A query in a script the embedder cannot read lands near everything: no dense candidates.
+      if (!query.readable) return [];
       const vector = query.vector;
       const pool = codes ? nearestByCode(codes, signCodes(vector, 1, dimension), count, Math.max(RESCORE_MIN, limit * RESCORE_FACTOR), allowed) : undefined;
       scores.fill(-Infinity);

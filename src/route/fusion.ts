@@ -2,23 +2,7 @@ import type { EvidenceFloor } from "./evidence-floor.js";
 import { KNN_DEPTH, type Evidence } from "./signals.js";
 
 /** Per-candidate features of the ranking model; `router fit` learns one weight per feature. */
-export const FEATURES = [
-  "q2q_max",
-  "q2q_topk",
-  "q2d",
-  "q2c",
-  "bm25",
-  "bm25_rel",
-  "keywords",
-  "phrases",
-  "negative",
-  "q2q_gap",
-  "knn_vote",
-  "q2q_rr",
-  "bm25_rr",
-  "q2d_rr",
-  "rerank",
-] as const;
+export const FEATURES = ["q2q_max", "q2q_topk", "q2d", "q2c", "bm25", "bm25_rel", "keywords", "phrases", "negative", "q2q_gap", "knn_vote", "q2q_rr", "bm25_rr", "q2d_rr"] as const;
 
 /** Query-level features of the in-scope model, read off the best candidate. */
 export const SCOPE_FEATURES = ["top_logit", "logit_gap", "q2q_max", "q2q_topk", "q2c", "bm25", "keywords", "abstain_sim", "heuristic", "heuristic_q2q"] as const;
@@ -83,7 +67,6 @@ export function featureRows(evidence: Evidence[]): number[][] {
       q2q_rr: 1 / (1 + q2qRank[index]!),
       bm25_rr: item.bm25Raw > 0 ? 1 / (1 + bm25Rank[index]!) : 0,
       q2d_rr: 1 / (1 + q2dRank[index]!),
-      rerank: signals.rerank ?? 0,
     };
     return FEATURES.map((feature) => values[feature]);
   });

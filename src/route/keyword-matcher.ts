@@ -1,4 +1,4 @@
-import { analyseText } from "./analyse-text.js";
+import { analyseText } from "../text/analyse-text.js";
 import type { RouteModel } from "./route-model.js";
 
 /** The manifest keywords and phrases of one skill found in a query. */
@@ -27,7 +27,10 @@ export function keywordMatcher(model: Pick<RouteModel, "skills">): KeywordMatche
   const entries: Entry[] = [];
   const byTerm = new Map<string, number[]>();
   model.skills.forEach((skill, index) => {
-    const lists = [["keyword", skill.manifest?.keywords ?? []], ["phrase", skill.manifest?.phrases ?? []]] as const;
+    const lists = [
+      ["keyword", skill.manifest?.keywords ?? []],
+      ["phrase", skill.manifest?.phrases ?? []],
+    ] as const;
     for (const [kind, texts] of lists) {
       for (const text of texts) {
         for (const terms of termVariants(text)) {

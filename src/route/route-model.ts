@@ -1,6 +1,5 @@
-import type { Manifest } from "../expand/manifest.js";
-import { readableName } from "../skills/readable-name.js";
-import type { SkillKind } from "../skills/types.js";
+import type { Manifest, SkillKind } from "../store/records.js";
+import { readableName } from "../text/readable-name.js";
 import type { IndexDatabase } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
 import { readAbstainExamples, type AbstainExamples } from "../store/abstain-examples.js";
@@ -56,35 +55,44 @@ const BODY_START_CHARS = 4_000;
 
 export function loadRouteModel(db: IndexDatabase): RouteModel {
   // One read transaction: skills, manifests and vectors all come from the same index version.
-  return db.transaction(() => {
-    const meta = readMeta(db);
-    const rows = db
-      .prepare(`SELECT id, name, kind, description, CASE kind WHEN 'skill' THEN substr(body, 1, ${BODY_START_CHARS}) ELSE '' END AS bodyStart, tokens FROM skills ORDER BY name`)
-      .all() as SkillRow[];
-    const manifests = readManifests(db);
-    const vectors = readVectors(db);
-    const skills: SkillEntry[] = rows.map((row) => ({ ...row, descriptionRow: -1, queryRows: [], negativeRows: [], manifest: manifests.get(row.id)?.manifest, heuristicManifest: manifests.get(row.id)?.source === "heuristic" }));
-    const position = new Map(skills.map((skill, index) => [skill.id, index]));
-    vectors.skillIds.forEach((skillId, row) => {
-      const skill = skills[position.get(skillId) ?? -1];
-      if (!skill) return;
-      const kind = vectors.kinds[row];
-      if (kind === "description") skill.descriptionRow = row;
-      else if (kind === "query") skill.queryRows.push(row);
-      else skill.negativeRows.push(row);
-    });
-    return {
-      indexVersion: meta.indexVersion,
-      embedder: meta.embedder ?? null,
-      dimension: vectors.dimension,
-      skills,
-      byName: new Map(skills.map((skill, index) => [skill.name, index])),
-      matrix: vectors.matrix,
-      texts: vectors.texts,
-      centroids: centroidsOf(skills, vectors.matrix, vectors.dimension),
-      abstain: readAbstainExamples(db, meta.embedder ?? null, vectors.dimension),
-    };
-  }).deferred();
+  return db
+    .transaction(() => {
+      const meta = readMeta(db);
+      const rows = db
+        .prepare(`SELECT id, name, kind, description, CASE kind WHEN 'skill' THEN substr(body, 1, ${BODY_START_CHARS}) ELSE '' END AS bodyStart, tokens FROM skills ORDER BY name`)
+        .all() as SkillRow[];
+      const manifests = readManifests(db);
+      const vectors = readVectors(db);
+      const skills: SkillEntry[] = rows.map((row) => ({
+        ...row,
+        descriptionRow: -1,
+        queryRows: [],
+        negativeRows: [],
+        manifest: manifests.get(row.id)?.manifest,
+        heuristicManifest: manifests.get(row.id)?.source === "heuristic",
+      }));
+      const position = new Map(skills.map((skill, index) => [skill.id, index]));
+      vectors.skillIds.forEach((skillId, row) => {
+        const skill = skills[position.get(skillId) ?? -1];
+        if (!skill) return;
+        const kind = vectors.kinds[row];
+        if (kind === "description") skill.descriptionRow = row;
+        else if (kind === "query") skill.queryRows.push(row);
+        else skill.negativeRows.push(row);
+      });
+      return {
+        indexVersion: meta.indexVersion,
+        embedder: meta.embedder ?? null,
+        dimension: vectors.dimension,
+        skills,
+        byName: new Map(skills.map((skill, index) => [skill.name, index])),
+        matrix: vectors.matrix,
+        texts: vectors.texts,
+        centroids: centroidsOf(skills, vectors.matrix, vectors.dimension),
+        abstain: readAbstainExamples(db, meta.embedder ?? null, vectors.dimension),
+      };
+    })
+    .deferred();
 }
 
 function centroidsOf(skills: SkillEntry[], matrix: Float32Array, dimension: number): Float32Array {

@@ -1,8 +1,10 @@
 import { dotRow } from "../models/vector-math.js";
 import type { AbstainExamples } from "../store/abstain-examples.js";
 import type { KeywordMatch } from "./keyword-matcher.js";
+import type { LexicalIndex } from "./lexical-index.js";
+import type { RouteQuery } from "./query.js";
 import type { RouteModel } from "./route-model.js";
-import type { Signals } from "./types.js";
+import type { Signals } from "../contract/route.js";
 
 // Raw BM25 is unbounded; x / (x + BM25_HALF) maps it into [0, 1) with 0.5 at a typical strong match.
 const BM25_HALF = 10;
@@ -27,15 +29,12 @@ const NO_MATCH: KeywordMatch = { keywords: [], phrases: [] };
 
 /**
  * Exact signals for each candidate: dense similarities over all of its texts, BM25, keyword hits, negatives.
- * Without a readable `vector` (the embedder cannot read the query's script) the dense signals are 0 for all.
+ * For a query the embedder cannot read the dense signals are 0 for all.
  */
-export function measureEvidence(
-  model: RouteModel,
-  vector: Float32Array | undefined,
-  candidates: number[],
-  bm25Scores: Map<number, number>,
-  keywordMatches: Map<number, KeywordMatch>,
-): Evidence[] {
+export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query: RouteQuery, candidates: number[]): Evidence[] {
+  const vector = query.readable ? query.vector : undefined;
+  const bm25Scores = lexical.bm25(query);
+  const keywordMatches = lexical.keywords(query);
   const similarity = (row: number): number => (vector ? dotRow(vector, model.matrix, row, model.dimension) : 0);
   return candidates.map((index) => {
     const skill = model.skills[index]!;

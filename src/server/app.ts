@@ -16,16 +16,7 @@ import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordDecision, type ServerMetrics } from "./metrics.js";
 import { observeRequests, type RequestVariables } from "./observe-requests.js";
 import { limitBody, limitTime } from "./request-limits.js";
-import {
-  errorSchema,
-  healthSchema,
-  readinessSchema,
-  routeRequestSchema,
-  routeResponseSchema,
-  skillDetailSchema,
-  skillSummarySchema,
-} from "./schemas.js";
-import { skillDetail } from "./skill-detail.js";
+import { errorSchema, healthSchema, readinessSchema, routeRequestSchema, routeResponseSchema, skillDetailSchema, skillSummarySchema } from "./schemas.js";
 
 /** Where the app finds the router: absent while it loads, with the reason when loading failed. */
 export interface RouterSlot {
@@ -150,7 +141,7 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     // Served from the index, never from disk: a name cannot reach a file outside the indexed roots.
     const skill = ready(slot).skill(name);
     if (!skill) throw createError("SKILL_NOT_FOUND", `No skill named "${clip(name)}"`, { name: clip(name) });
-    return c.json(skillDetail(skill), 200);
+    return c.json(skill, 200);
   });
 
   app.openapi(healthEndpoint, (c) => c.json({ status: "ok" as const, version: VERSION }, 200));
@@ -167,7 +158,11 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     return c.json(body, body.ready ? 200 : 503);
   });
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "Required on every endpoint but /healthz when the server has an API key (ROUTER_API_KEY)." });
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "Required on every endpoint but /healthz when the server has an API key (ROUTER_API_KEY).",
+  });
   app.doc31("/openapi.json", OPENAPI_CONFIG);
   let docs: string | undefined;
   app.get("/docs", (c) => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Settings } from "../config/settings.js";
-import type { RouteResult } from "../route/types.js";
+import type { RouteResult } from "../contract/route.js";
 
 // Enough runners-up to see why the winner won, without one line carrying every ranked skill.
 const LOGGED_CANDIDATES = 3;

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { createError, isRouterError, type ErrorCode, type RouterError } from "../errors.js";
-import { MAX_QUERY_CHARS } from "../route/query-limit.js";
+import { MAX_QUERY_CHARS } from "../contract/limits.js";
 import { clientClosedRequest } from "./client-abort.js";
 import { clip, LISTED_IN_DETAILS, LISTED_IN_MESSAGE } from "./echo-limits.js";
 
@@ -25,7 +25,10 @@ export function knownError(error: unknown, c: Context): RouterError | undefined 
 function boundedUnknownSkills(error: RouterError): RouterError {
   const unknown = (error.details?.unknown as string[] | undefined) ?? [];
   const more = unknown.length > LISTED_IN_MESSAGE ? `, and ${unknown.length - LISTED_IN_MESSAGE} more` : "";
-  const message = `Not in the index: ${unknown.slice(0, LISTED_IN_MESSAGE).map((name) => clip(name)).join(", ")}${more}`;
+  const message = `Not in the index: ${unknown
+    .slice(0, LISTED_IN_MESSAGE)
+    .map((name) => clip(name))
+    .join(", ")}${more}`;
   return createError("UNKNOWN_SKILLS", message, { unknown: unknown.slice(0, LISTED_IN_DETAILS).map((name) => clip(name)), unknownCount: unknown.length });
 }
 

@@ -22,7 +22,10 @@ export function createIndexReloader(slot: RouterSlot, metrics: ServerMetrics, lo
         const status = router.status();
         recordIndex(metrics, status, seconds);
         metrics.reloads.inc({ outcome: "success" });
-        logger.info({ event: "reload", from_version: previous, index_version: status.indexVersion, skills: status.skills, vectors: status.vectors, fusion: status.fusion, load_ms: Math.round(seconds * 1000) }, "index reloaded");
+        logger.info(
+          { event: "reload", from_version: previous, index_version: status.indexVersion, skills: status.skills, vectors: status.vectors, fusion: status.fusion, load_ms: Math.round(seconds * 1000) },
+          "index reloaded",
+        );
         return true;
       } catch (error) {
         metrics.reloads.inc({ outcome: "failure" });

@@ -104,13 +104,21 @@ function readSummary(stdout: string): RunSummary | undefined {
 
 /** The counts of the summary, for the log line. */
 function summaryFields(summary: RunSummary): Record<string, number> {
-  return { index_version: summary.indexVersion, skills: summary.skills, added: summary.added.length, updated: summary.updated.length, removed: summary.removed.length, invalid: summary.invalid.length };
+  return {
+    index_version: summary.indexVersion,
+    skills: summary.skills,
+    added: summary.added.length,
+    updated: summary.updated.length,
+    removed: summary.removed.length,
+    invalid: summary.invalid.length,
+  };
 }
 
 /** One warning per file the run could not index, naming the file and why: a count alone says nothing to fix. */
 function logInvalid(logger: Logger, invalid: RunSummary["invalid"]): void {
   for (const problem of invalid.slice(0, LOGGED_INVALID)) logger.warn({ event: "index_invalid", file: problem.file, reason: problem.reason }, "skill file not indexed");
-  if (invalid.length > LOGGED_INVALID) logger.warn({ event: "index_invalid", more: invalid.length - LOGGED_INVALID }, `and ${invalid.length - LOGGED_INVALID} more skill files not indexed (router index lists them all)`);
+  if (invalid.length > LOGGED_INVALID)
+    logger.warn({ event: "index_invalid", more: invalid.length - LOGGED_INVALID }, `and ${invalid.length - LOGGED_INVALID} more skill files not indexed (router index lists them all)`);
 }
 
 /** The CLI reports `error [CODE]: message`; keep its code so readiness and logs say the real reason. */

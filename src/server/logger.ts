@@ -12,7 +12,10 @@ export function createLogger(level: Settings["logLevel"], destination?: Destinat
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
     // Nothing logs headers or settings unmasked; these paths are a second line of defence.
-    redact: { paths: ["apiKey", "config.apiKey", "settings.apiKey", "authorization", "headers.authorization", "req.headers.authorization"], censor: (value: unknown) => (value === undefined ? value : "[redacted]") },
+    redact: {
+      paths: ["apiKey", "config.apiKey", "settings.apiKey", "authorization", "headers.authorization", "req.headers.authorization"],
+      censor: (value: unknown) => (value === undefined ? value : "[redacted]"),
+    },
   };
   return destination ? pino(options, destination) : pino(options);
 }

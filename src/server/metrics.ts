@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { RouterStatus } from "../route/router.js";
-import type { RouteResult } from "../route/types.js";
+import type { RouteResult } from "../contract/route.js";
 
 // Routing answers in milliseconds; the top buckets catch model loads, reloads and timeouts.
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -29,7 +29,13 @@ export function createMetrics(): ServerMetrics {
   return {
     registry,
     requests: new Counter({ name: "router_http_requests_total", help: "HTTP requests answered, by endpoint and status", labelNames: ["method", "route", "status"], registers }),
-    requestSeconds: new Histogram({ name: "router_http_request_duration_seconds", help: "Time to answer an HTTP request", labelNames: ["method", "route", "status"], buckets: LATENCY_BUCKETS, registers }),
+    requestSeconds: new Histogram({
+      name: "router_http_request_duration_seconds",
+      help: "Time to answer an HTTP request",
+      labelNames: ["method", "route", "status"],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
     inFlight: new Gauge({ name: "router_http_requests_in_flight", help: "HTTP requests being answered now", registers }),
     decisions: new Counter({ name: "router_route_decisions_total", help: "Skills injected by POST /route, by skill", labelNames: ["skill"], registers }),
     abstentions: new Counter({ name: "router_route_abstentions_total", help: "POST /route answers of none, by reason", labelNames: ["reason"], registers }),

@@ -62,14 +62,30 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const load = async (): Promise<void> => {
     try {
       const modelStarted = performance.now();
-      encoder = options.router?.queryEncoder ? undefined : await createQueryEncoder({ indexEmbedder: indexEmbedder(settings.db), workers: settings.embedWorkers, maxBatch: settings.embedMaxBatch, batchWindowMs: settings.embedBatchWindowMs });
+      encoder = options.router?.queryEncoder
+        ? undefined
+        : await createQueryEncoder({ indexEmbedder: indexEmbedder(settings.db), workers: settings.embedWorkers, maxBatch: settings.embedMaxBatch, batchWindowMs: settings.embedBatchWindowMs });
       const indexStarted = performance.now();
       if (encoder) metrics.modelLoadSeconds.set((indexStarted - modelStarted) / 1000);
-      const router = await createRouter({ db: settings.db, ...options.router, ...(encoder ? { queryEncoder: encoder } : {}) });
+      const router = await createRouter({ db: settings.db, tieBreak: settings.tieBreak, ...options.router, ...(encoder ? { queryEncoder: encoder } : {}) });
       const status = router.status();
       recordIndex(metrics, status, (performance.now() - indexStarted) / 1000);
       slot.router = router;
-      logger.info({ event: "ready", index_version: status.indexVersion, skills: status.skills, vectors: status.vectors, embedder: status.embedder, reranker: status.reranker, fusion: status.fusion, model_load_ms: Math.round((indexStarted - modelStarted)) }, "ready");
+      // Said once, here and in `router doctor`, not in every answer.
+      if (status.rerankerUnavailable) logger.warn({ event: "tie_break_off", reason: status.rerankerUnavailable }, `tie-break asked for but off: ${status.rerankerUnavailable}`);
+      logger.info(
+        {
+          event: "ready",
+          index_version: status.indexVersion,
+          skills: status.skills,
+          vectors: status.vectors,
+          embedder: status.embedder,
+          reranker: status.reranker,
+          fusion: status.fusion,
+          model_load_ms: Math.round(indexStarted - modelStarted),
+        },
+        "ready",
+      );
     } catch (error) {
       await encoder?.close();
       encoder = undefined;
@@ -85,7 +101,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   const ready = (async () => {
     // With --watch the folders are the source of truth: bring the index up to date before serving it.
-    const indexed = runner ? await runner.run().then(() => undefined, (error: RouterError) => error) : undefined;
+    const indexed = runner
+      ? await runner.run().then(
+          () => undefined,
+          (error: RouterError) => error,
+        )
+      : undefined;
     try {
       await load();
     } catch (error) {

@@ -5,10 +5,7 @@ import { MAX_LISTED_FILES } from "./limits.js";
 import type { SkillProblem } from "./types.js";
 
 /** A place skills can come from, found by walking an indexed root. */
-export type SkillSource =
-  | { type: "skill-folder"; file: string; folder: string; files: string[] }
-  | { type: "json"; file: string }
-  | { type: "zip"; file: string };
+export type SkillSource = { type: "skill-folder"; file: string; folder: string; files: string[] } | { type: "json"; file: string } | { type: "zip"; file: string };
 
 export interface Discovery {
   /** The folder source paths are relative to in the index: the root, or the folder of a root that is a file. */
@@ -45,7 +42,10 @@ class Walker {
   readonly result: Discovery;
   private readonly visited = new Set<string>();
 
-  constructor(folder: string, private readonly realRoot: string) {
+  constructor(
+    folder: string,
+    private readonly realRoot: string,
+  ) {
     this.result = { folder, sources: [], problems: [], warnings: [] };
   }
 

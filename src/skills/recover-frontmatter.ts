@@ -33,7 +33,10 @@ export function recoverFrontmatter(source: string): RecoveredFrontmatter | undef
       continue;
     }
     if (block.rest === "" || STRUCTURED_START.test(block.rest)) return undefined;
-    const continuation = block.lines.slice(1).map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+    const continuation = block.lines
+      .slice(1)
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && !line.startsWith("#"));
     recovered.data[block.key] = [block.rest, ...continuation].join(" ");
     recovered.plainKeys.push(block.key);
   }

@@ -29,14 +29,7 @@ export function repairedSkillName(name: unknown, folderName: string, problem: st
 }
 
 /** The routing name from a `name` field checked by `problemOf`: as written, repaired (lenient) or an error. */
-export function readSkillName(
-  value: unknown,
-  folderName: string,
-  problemOf: (name: unknown) => string | undefined,
-  strict: boolean,
-  errors: string[],
-  warnings: string[],
-): string {
+export function readSkillName(value: unknown, folderName: string, problemOf: (name: unknown) => string | undefined, strict: boolean, errors: string[], warnings: string[]): string {
   const problem = problemOf(value);
   if (problem === undefined) return value as string;
   const repaired = strict ? { error: problem } : repairedSkillName(value, folderName, problem);

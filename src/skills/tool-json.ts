@@ -118,5 +118,10 @@ function toolFromEntry(entry: ToolEntry, path: string): ParsedSkill | SkillProbl
 
 /** `@owner/my-server` -> `owner-my-server`: a prefix safe in names and URLs. */
 function serverSlug(server: string): string {
-  return server.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "server";
+  return (
+    server
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "server"
+  );
 }

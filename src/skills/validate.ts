@@ -30,6 +30,7 @@ export function toolNameProblem(name: unknown): string | undefined {
   if (name === undefined || name === null || name === "") return "missing required field 'name'";
   if (typeof name !== "string") return `'name' must be a string, got ${typeof name}`;
   if (name.length > TOOL_NAME_MAX) return `'name' is ${name.length} characters, the limit is ${TOOL_NAME_MAX}`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what a tool name must not hold
   if (/[\s\u0000-\u001f]/.test(name)) return `'name' "${name}" contains whitespace or control characters`;
   return undefined;
 }

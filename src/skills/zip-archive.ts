@@ -100,14 +100,7 @@ function skillEntries(entries: Map<string, yauzl.Entry>): Map<string, yauzl.Entr
   return new Map([...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-async function readSkillEntry(
-  zip: yauzl.ZipFile,
-  zipPath: string,
-  folder: string,
-  entry: yauzl.Entry,
-  entries: Map<string, yauzl.Entry>,
-  result: ZipReadResult,
-): Promise<SkillDocument | undefined> {
+async function readSkillEntry(zip: yauzl.ZipFile, zipPath: string, folder: string, entry: yauzl.Entry, entries: Map<string, yauzl.Entry>, result: ZipReadResult): Promise<SkillDocument | undefined> {
   const displayPath = `${zipPath}!/${entry.fileName}`;
   if (entry.uncompressedSize > MAX_SKILL_FILE_BYTES) {
     result.problems.push({ file: displayPath, reason: `file is ${formatBytes(entry.uncompressedSize)}, the limit is ${formatBytes(MAX_SKILL_FILE_BYTES)}` });
@@ -121,9 +114,13 @@ async function readSkillEntry(
   const prefix = folder === "." ? "" : `${folder}/`;
   const manifestEntry = entries.get(`${prefix}${MANIFEST_FILE_NAME}`);
   const manifestFits = manifestEntry !== undefined && manifestEntry.uncompressedSize <= MAX_MANIFEST_FILE_BYTES;
-  if (manifestEntry && !manifestFits) result.warnings.push({ file: displayPath, reason: `${MANIFEST_FILE_NAME} is ${formatBytes(manifestEntry.uncompressedSize)}, the limit is ${formatBytes(MAX_MANIFEST_FILE_BYTES)}; ignored` });
+  if (manifestEntry && !manifestFits)
+    result.warnings.push({ file: displayPath, reason: `${MANIFEST_FILE_NAME} is ${formatBytes(manifestEntry.uncompressedSize)}, the limit is ${formatBytes(MAX_MANIFEST_FILE_BYTES)}; ignored` });
   const manifestText = manifestFits ? decodeText(await readEntry(zip, manifestEntry)) : undefined;
-  const files = [...entries.keys()].filter((name) => name !== entry.fileName && name.startsWith(prefix)).map((name) => name.slice(prefix.length)).sort();
+  const files = [...entries.keys()]
+    .filter((name) => name !== entry.fileName && name.startsWith(prefix))
+    .map((name) => name.slice(prefix.length))
+    .sort();
   return {
     path: displayPath,
     text: decoded.text,

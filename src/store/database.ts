@@ -7,8 +7,6 @@ import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 
 export type IndexDatabase = Database.Database;
 
-export const DEFAULT_DB_PATH = path.join("data", "router.db");
-
 /** Opens an index for writing, creating the file and running migrations as needed. */
 export function openIndexForWrite(file: string): IndexDatabase {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

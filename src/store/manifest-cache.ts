@@ -1,4 +1,4 @@
-import type { Manifest } from "../expand/manifest.js";
+import type { Manifest } from "./records.js";
 import type { IndexDatabase } from "./database.js";
 
 /** The key of a paid-for manifest: the same skill content, prompt and model give the same answer's worth. */
@@ -21,9 +21,7 @@ export interface ManifestCache {
 
 export function sqliteManifestCache(db: IndexDatabase): ManifestCache {
   const select = db.prepare("SELECT manifest FROM manifest_cache WHERE content_hash = ? AND prompt_version = ? AND model = ?");
-  const selectAny = db.prepare(
-    "SELECT model, manifest FROM manifest_cache WHERE content_hash = ? AND prompt_version = ? ORDER BY created_at DESC, model LIMIT 1",
-  );
+  const selectAny = db.prepare("SELECT model, manifest FROM manifest_cache WHERE content_hash = ? AND prompt_version = ? ORDER BY created_at DESC, model LIMIT 1");
   const upsert = db.prepare(
     `INSERT INTO manifest_cache (content_hash, prompt_version, model, manifest, created_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (content_hash, prompt_version, model) DO UPDATE SET manifest = excluded.manifest, created_at = excluded.created_at`,

@@ -1,15 +1,15 @@
-import type { Manifest, ManifestSource, StoredManifest } from "../expand/manifest.js";
+import type { Manifest, ManifestSource, StoredManifest } from "./records.js";
 import type { IndexDatabase } from "./database.js";
 
 export function upsertManifest(db: IndexDatabase, skillId: string, contentHash: string, stored: StoredManifest): void {
   db.prepare(
-    `INSERT INTO manifests (skill_id, source, content_hash, manifest) VALUES (?, ?, ?, ?)
-     ON CONFLICT (skill_id) DO UPDATE SET source = excluded.source, content_hash = excluded.content_hash, manifest = excluded.manifest`,
-  ).run(skillId, stored.source, contentHash, JSON.stringify(stored.manifest));
+    `INSERT INTO manifests (skill_id, source, version, content_hash, manifest) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (skill_id) DO UPDATE SET source = excluded.source, version = excluded.version, content_hash = excluded.content_hash, manifest = excluded.manifest`,
+  ).run(skillId, stored.source, stored.version, contentHash, JSON.stringify(stored.manifest));
 }
 
 /** Every stored manifest by skill id. */
 export function readManifests(db: IndexDatabase): Map<string, StoredManifest> {
-  const rows = db.prepare("SELECT skill_id AS skillId, source, manifest FROM manifests").all() as { skillId: string; source: ManifestSource; manifest: string }[];
-  return new Map(rows.map((row) => [row.skillId, { source: row.source, manifest: JSON.parse(row.manifest) as Manifest }]));
+  const rows = db.prepare("SELECT skill_id AS skillId, source, version, manifest FROM manifests").all() as { skillId: string; source: ManifestSource; version: string; manifest: string }[];
+  return new Map(rows.map((row) => [row.skillId, { source: row.source, version: row.version, manifest: JSON.parse(row.manifest) as Manifest }]));
 }

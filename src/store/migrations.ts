@@ -91,6 +91,8 @@ export const MIGRATIONS: ((db: Database) => void)[] = [
     }
     db.exec("ALTER TABLE skills DROP COLUMN root");
   },
+  // Each manifest records the version of what made it; a manifest from before has none, so the next run makes it again.
+  (db) => db.exec("ALTER TABLE manifests ADD COLUMN version TEXT NOT NULL DEFAULT ''"),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -28,7 +28,10 @@ export function servedRootFolders(recorded: string[], override: string[] = skill
 
 /** The paths to index again where the roots are served (`router expand --import`): a root that was a file keeps its name. */
 export function servedRootPaths(roots: { path: string; folder: string }[], override: string[] = skillsRootOverride()): string[] {
-  const folders = servedRootFolders(roots.map((root) => root.folder), override);
+  const folders = servedRootFolders(
+    roots.map((root) => root.folder),
+    override,
+  );
   return roots.map((root, position) => path.join(folders[position]!, path.relative(root.folder, root.path)));
 }
 

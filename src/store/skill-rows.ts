@@ -1,24 +1,22 @@
 import path from "node:path";
-import type { Skill, SkillMetadata } from "../skills/types.js";
+import type { SkillMetadata, SkillRecord } from "./records.js";
 import type { IndexDatabase } from "./database.js";
 import { readRootFolders } from "./index-meta.js";
 import { servedInjection, servedRootFolders, servedSourcePath } from "./skill-location.js";
 
 /** What the indexer needs to know about a stored skill to decide whether it changed or only moved. */
-export type StoredSkillState = Pick<Skill, "id" | "name" | "contentHash" | "relativePath" | "tokens"> & { rootPosition: number };
+export type StoredSkillState = Pick<SkillRecord, "id" | "name" | "contentHash" | "relativePath" | "tokens"> & { rootPosition: number };
 
 /** A skill as listed by `router skills` and `GET /skills`. */
-export type SkillSummary = Pick<Skill, "id" | "name" | "kind" | "format" | "description" | "tokens" | "sourcePath">;
+export type SkillSummary = Pick<SkillRecord, "id" | "name" | "kind" | "format" | "description" | "tokens" | "sourcePath">;
 
 export function readSkillStates(db: IndexDatabase): Map<string, StoredSkillState> {
-  const rows = db
-    .prepare("SELECT id, name, content_hash AS contentHash, source_path AS relativePath, root_position AS rootPosition, tokens FROM skills")
-    .all() as StoredSkillState[];
+  const rows = db.prepare("SELECT id, name, content_hash AS contentHash, source_path AS relativePath, root_position AS rootPosition, tokens FROM skills").all() as StoredSkillState[];
   return new Map(rows.map((row) => [row.name, row]));
 }
 
 /** Writes a skill with its source path relative to the root at `rootPosition` (skill.relativePath): no absolute path is stored. */
-export function upsertSkill(db: IndexDatabase, skill: Skill, rootPosition: number, now: string): void {
+export function upsertSkill(db: IndexDatabase, skill: SkillRecord, rootPosition: number, now: string): void {
   db.prepare(
     `INSERT INTO skills (id, name, kind, format, description, body, injection, tokens, source_path, root_position, content_hash, metadata, warnings, updated_at)
      VALUES (@id, @name, @kind, @format, @description, @body, @injection, @tokens, @relativePath, @rootPosition, @contentHash, @metadata, @warnings, @now)
@@ -41,9 +39,10 @@ export function deleteSkill(db: IndexDatabase, id: string): void {
 /** Every skill, its source path where it is served (see store/skill-location.ts: ROUTER_SKILLS_ROOT re-bases the roots). */
 export function listSkills(db: IndexDatabase, override?: string[]): SkillSummary[] {
   const folders = servedRootFolders(readRootFolders(db), override);
-  const rows = db
-    .prepare("SELECT id, name, kind, format, description, tokens, source_path AS relativePath, root_position AS rootPosition FROM skills ORDER BY name")
-    .all() as (Omit<SkillSummary, "sourcePath"> & { relativePath: string; rootPosition: number })[];
+  const rows = db.prepare("SELECT id, name, kind, format, description, tokens, source_path AS relativePath, root_position AS rootPosition FROM skills ORDER BY name").all() as (Omit<
+    SkillSummary,
+    "sourcePath"
+  > & { relativePath: string; rootPosition: number })[];
   return rows.map(({ relativePath, rootPosition, ...row }) => ({ ...row, sourcePath: servedSourcePath(folders[rootPosition] ?? "", relativePath) }));
 }
 
@@ -51,14 +50,14 @@ export function listSkills(db: IndexDatabase, override?: string[]): SkillSummary
  * One skill as it is handed to an agent: its source path and the folder its injection lists supporting files in
  * are where the index is served from (its roots as indexed, or as ROUTER_SKILLS_ROOT re-bases them).
  */
-export function getSkill(db: IndexDatabase, name: string, override?: string[]): Skill | undefined {
+export function getSkill(db: IndexDatabase, name: string, override?: string[]): SkillRecord | undefined {
   const row = db
     .prepare(
       `SELECT id, name, kind, format, description, body, injection, tokens, source_path AS relativePath, root_position AS rootPosition,
          content_hash AS contentHash, metadata, warnings
        FROM skills WHERE name = ?`,
     )
-    .get(name) as (Omit<Skill, "metadata" | "warnings" | "sourcePath" | "root"> & { rootPosition: number; metadata: string; warnings: string }) | undefined;
+    .get(name) as (Omit<SkillRecord, "metadata" | "warnings" | "sourcePath" | "root"> & { rootPosition: number; metadata: string; warnings: string }) | undefined;
   if (!row) return undefined;
   const { rootPosition, ...fields } = row;
   const metadata = JSON.parse(row.metadata) as SkillMetadata;

@@ -80,9 +80,12 @@ export function replaceSkillTexts(db: IndexDatabase, skillId: string, texts: Emb
 export function readVectors(db: IndexDatabase): VectorSet {
   const dimension = readMeta(db).dimension ?? 0;
   if (!hasVectorTable(db) || dimension === 0) return { dimension, skillIds: [], kinds: [], texts: [], matrix: new Float32Array(0) };
-  const rows = db
-    .prepare(`SELECT t.skill_id AS skillId, t.kind, t.text, v.embedding FROM texts t JOIN ${VECTOR_TABLE} v ON v.rowid = t.id ORDER BY t.id`)
-    .all() as { skillId: string; kind: TextKind; text: string; embedding: Buffer }[];
+  const rows = db.prepare(`SELECT t.skill_id AS skillId, t.kind, t.text, v.embedding FROM texts t JOIN ${VECTOR_TABLE} v ON v.rowid = t.id ORDER BY t.id`).all() as {
+    skillId: string;
+    kind: TextKind;
+    text: string;
+    embedding: Buffer;
+  }[];
   const matrix = new Float32Array(rows.length * dimension);
   rows.forEach((row, index) => matrix.set(new Float32Array(row.embedding.buffer, row.embedding.byteOffset, dimension), index * dimension));
   return { dimension, skillIds: rows.map((row) => row.skillId), kinds: rows.map((row) => row.kind), texts: rows.map((row) => row.text), matrix };

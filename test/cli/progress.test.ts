@@ -51,7 +51,9 @@ describe("progress on a terminal", () => {
     bar.update(2, 2);
     bar.finish();
     await settle();
-    const frames = text().split("\r").filter((frame) => frame !== "");
+    const frames = text()
+      .split("\r")
+      .filter((frame) => frame !== "");
     expect(frames[0]!.trimEnd()).toBe("routing 1/2 cases (50%)");
     expect(frames[1]!.trimEnd()).toBe("routing 2/2 cases (100%)");
     expect(frames.at(-1)!.trim()).toBe("");

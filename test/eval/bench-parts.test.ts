@@ -14,9 +14,7 @@ describe("bench parts", () => {
       { heading: "## Scale", text: "## Scale\n\nnew\n" },
       { heading: "## Over HTTP", text: "## Over HTTP\n\nhttp\n" },
     ]);
-    expect(readFileSync(file, "utf8")).toBe(
-      "# Benchmark results\n\n## Models\n\nmodel table\n\n## Accuracy\n\nnew accuracy\n\n## Scale\n\nnew\n\n## Over HTTP\n\nhttp\n\n## Load\n\nload table\n",
-    );
+    expect(readFileSync(file, "utf8")).toBe("# Benchmark results\n\n## Models\n\nmodel table\n\n## Accuracy\n\nnew accuracy\n\n## Scale\n\nnew\n\n## Over HTTP\n\nhttp\n\n## Load\n\nload table\n");
     replaceSections(file, [{ heading: "## Extra", text: "## Extra\n\nappended\n" }]);
     expect(readFileSync(file, "utf8")).toMatch(/## Load\n\nload table\n\n## Extra\n\nappended\n$/);
   });

@@ -19,9 +19,15 @@ function writeCorpus(root: string): string {
   });
   writeFile(path.join(root, "skills", "index.json"), JSON.stringify(index));
   const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: "object", properties: { query: { type: "string" } } } });
-  writeFile(path.join(root, "tools", "mcp-smithery.json"), JSON.stringify({ servers: [{ server: "@demo/search", tools: [tool("web_search", "Search the web"), tool("news_search", "Search recent news"), tool("image_search", "Find images")] }] }));
+  writeFile(
+    path.join(root, "tools", "mcp-smithery.json"),
+    JSON.stringify({ servers: [{ server: "@demo/search", tools: [tool("web_search", "Search the web"), tool("news_search", "Search recent news"), tool("image_search", "Find images")] }] }),
+  );
   const fn = (name: string, description: string) => ({ type: "function", function: { name, description, parameters: { type: "object", properties: { city: { type: "string" } } } } });
-  writeFile(path.join(root, "tools", "seal-tools.json"), JSON.stringify([fn("getWeather", "Get the weather for a city"), fn("bookHotel", "Book a hotel room in a city"), fn("findFlight", "Find flights between two cities")]));
+  writeFile(
+    path.join(root, "tools", "seal-tools.json"),
+    JSON.stringify([fn("getWeather", "Get the weather for a city"), fn("bookHotel", "Book a hotel room in a city"), fn("findFlight", "Find flights between two cities")]),
+  );
   return root;
 }
 
@@ -60,7 +66,13 @@ describe("npm run bench, in small", () => {
       probeQueries: 6,
       probeWarmup: 2,
       httpSizes: [10],
-      http: { warmup: 2, runs: [{ connections: 1, requests: 6 }, { connections: 2, requests: 6 }] },
+      http: {
+        warmup: 2,
+        runs: [
+          { connections: 1, requests: 6 },
+          { connections: 2, requests: 6 },
+        ],
+      },
       cacheDir: path.join(dir, "cache"),
       resultsJson: path.join(dir, "results.json"),
       resultsMd,

@@ -33,10 +33,10 @@ describe("router eval", () => {
     expect(report["indexed"]["embedded"]).toBe(6);
     expect(report["db"].startsWith(cache)).toBe(true);
     const metrics = report["metrics"];
-    expect([metrics.cases, metrics.inScope, metrics.noSkill]).toEqual([FIXTURE_CASES.length, 18, 6]);
+    expect([metrics.cases, metrics.in_scope, metrics.no_skill]).toEqual([FIXTURE_CASES.length, 18, 6]);
     expect(metrics.top1).toBeGreaterThan(0.8);
-    for (const key of ["recallAt3", "mrr", "routed", "correctInject", "abstainPrecision", "abstainRecall", "falseTrigger", "ece"]) expect(metrics[key], key).toBeGreaterThanOrEqual(0);
-    expect(metrics.latencyMs.p50).toBeGreaterThan(0);
+    for (const key of ["recall_at_3", "mrr", "routed", "correct_inject", "abstain_precision", "abstain_recall", "false_trigger", "ece"]) expect(metrics[key], key).toBeGreaterThanOrEqual(0);
+    expect(metrics.latency_ms.p50).toBeGreaterThan(0);
 
     const again = json(runCli(["eval", file, "--cache", cache, "--split", "all", "--json"]).stdout);
     expect(again["indexed"]["embedded"]).toBe(0);
@@ -67,7 +67,16 @@ describe("router eval", () => {
   it("lists failures with their evidence", () => {
     const hard = writeFile(
       path.join(tempDir(), "hard.json"),
-      JSON.stringify({ skills: [{ name: "weather", description: "Weather forecasts for a city." }, { name: "currency", description: "Convert between currencies." }], cases: [{ query: "weather in Rome", expected: "currency" }, { query: "tell me a joke", expected: null }] }),
+      JSON.stringify({
+        skills: [
+          { name: "weather", description: "Weather forecasts for a city." },
+          { name: "currency", description: "Convert between currencies." },
+        ],
+        cases: [
+          { query: "weather in Rome", expected: "currency" },
+          { query: "tell me a joke", expected: null },
+        ],
+      }),
     );
     const result = runCli(["eval", hard, "--cache", cache, "--split", "all", "--failures", "--json"]);
     expect(result.status, result.stderr).toBe(0);
@@ -85,11 +94,11 @@ describe("router eval", () => {
     expect(result.status, result.stderr).toBe(0);
     const report = json(result.stdout);
     expect([report["format"], report["skill"], report["split"]]).toEqual(["trigger-eval", "pdf-extract", "all"]);
-    expect([report["metrics"]["inScope"], report["metrics"]["noSkill"]]).toEqual([3, 3]);
+    expect([report["metrics"]["in_scope"], report["metrics"]["no_skill"]]).toEqual([3, 3]);
     // Should-not requests that other skills took are right for pdf-extract, and counted apart.
     expect(report["routedElsewhere"]).toBeGreaterThanOrEqual(1);
-    expect(report["metrics"]["abstainRecall"]).toBe(1);
-    expect(report["metrics"]["falseTrigger"]).toBe(0);
+    expect(report["metrics"]["abstain_recall"]).toBe(1);
+    expect(report["metrics"]["false_trigger"]).toBe(0);
     const text = runCli(["eval", triggers, "--skill", "pdf-extract", "--db", db]).stdout;
     expect(text).toContain("trigger evals for pdf-extract");
     expect(text).toContain("decided right");

@@ -21,7 +21,13 @@ export const FIXTURE_SKILLS = [
   {
     name: "pdf-extract",
     description: "Extract text and tables from PDF files.",
-    queries: ["pull the tables out of this PDF", "extract text from a pdf file", "read the invoice pdf and get the totals", "convert this PDF to plain text", "get the table on page 3 of the report pdf"],
+    queries: [
+      "pull the tables out of this PDF",
+      "extract text from a pdf file",
+      "read the invoice pdf and get the totals",
+      "convert this PDF to plain text",
+      "get the table on page 3 of the report pdf",
+    ],
   },
   {
     name: "git-commit",

@@ -34,11 +34,29 @@ describe("data/eval/examples.json", () => {
     expect(set.cases.length).toBeGreaterThanOrEqual(40);
     expect(set.cases.length).toBeLessThanOrEqual(80);
     expect(new Set(set.cases.map((item) => item.expected))).toEqual(
-      new Set([null, "api-design-review", "docker-image-optimize", "git-commit-messages", "incident-postmortem", "k8s-debug", "pdf-extract", "python-testing", "regex-helper", "release-notes", "sql-query-review", "get_current_weather", "get_weather_forecast"]),
+      new Set([
+        null,
+        "api-design-review",
+        "docker-image-optimize",
+        "git-commit-messages",
+        "incident-postmortem",
+        "k8s-debug",
+        "pdf-extract",
+        "python-testing",
+        "regex-helper",
+        "release-notes",
+        "sql-query-review",
+        "get_current_weather",
+        "get_weather_forecast",
+      ]),
     );
     expect(set.cases.filter((item) => item.expected === null).length).toBeGreaterThanOrEqual(10);
     expect(new Set(set.cases.map((item) => item.query)).size).toBe(set.cases.length);
-    for (const item of set.cases) expect(skillTexts.some((text) => text.includes(item.query.toLowerCase())), item.query).toBe(false);
+    for (const item of set.cases)
+      expect(
+        skillTexts.some((text) => text.includes(item.query.toLowerCase())),
+        item.query,
+      ).toBe(false);
   });
 
   it("router eval measures the index of data/skills on the held-out half", () => {
@@ -47,12 +65,12 @@ describe("data/eval/examples.json", () => {
     const report = JSON.parse(result.stdout);
     expect([report.split, report.db, report.indexed]).toEqual(["test", db, null]);
     const metrics = report.metrics;
-    expect([metrics.cases, metrics.inScope + metrics.noSkill]).toEqual([test.length, test.length]);
+    expect([metrics.cases, metrics.in_scope + metrics.no_skill]).toEqual([test.length, test.length]);
     // The shipped defaults rank these requests well; abstention is the harder half.
     expect(metrics.top1).toBeGreaterThanOrEqual(0.85);
-    expect(metrics.recallAt3).toBeGreaterThanOrEqual(metrics.top1);
-    expect(metrics.abstainRecall).toBeGreaterThanOrEqual(0.5);
-    expect(metrics.falseTrigger).toBeLessThan(0.25);
+    expect(metrics.recall_at_3).toBeGreaterThanOrEqual(metrics.top1);
+    expect(metrics.abstain_recall).toBeGreaterThanOrEqual(0.5);
+    expect(metrics.false_trigger).toBeLessThan(0.25);
   });
 
   it("router fit learns from the other half and stores it; router eval then measures what fit reported", () => {
@@ -73,6 +91,6 @@ describe("data/eval/examples.json", () => {
 
     const after = JSON.parse(runCli(["eval", EXAMPLES, "--db", db, "--json"]).stdout);
     expect(after.metrics.cases).toBe(test.length);
-    expect([after.metrics.top1, after.metrics.routed, after.metrics.abstainRecall]).toEqual([report.heldOut.top1, report.heldOut.routed, report.heldOut.abstainRecall]);
+    expect([after.metrics.top1, after.metrics.routed, after.metrics.abstain_recall]).toEqual([report.heldOut.top1, report.heldOut.routed, report.heldOut.abstain_recall]);
   });
 });

@@ -78,7 +78,10 @@ describe("router index and router expand with an LLM", () => {
     const root = tempDir();
     const db = path.join(tempDir(), "router.db");
     writeAgentSkill(root, "alpha", { files: { "router-manifest.yaml": "queries:\n  - my own words for alpha\nnegatives:\n  - something else entirely\n" } });
-    writeFile(path.join(root, "tools.json"), JSON.stringify([{ name: "get_weather", description: "Current weather for a city.", parameters: { type: "object", properties: { city: { type: "string" } } } }]));
+    writeFile(
+      path.join(root, "tools.json"),
+      JSON.stringify([{ name: "get_weather", description: "Current weather for a city.", parameters: { type: "object", properties: { city: { type: "string" } } } }]),
+    );
     writeFile(path.join(root, "tools.router-manifest.yaml"), "get_weather:\n  queries: [is it raining in Oslo]\nnot_a_tool:\n  queries: [x]\n");
     await writeZip(path.join(root, "packed.zip"), {
       "zipped/SKILL.md": "---\nname: zipped\ndescription: A skill shipped in an archive.\n---\n# Zipped\n",
@@ -111,7 +114,10 @@ describe("router index and router expand with an LLM", () => {
     const requestsFile = path.join(out, "requests.jsonl");
     const exported = await runCli(["expand", "--export", requestsFile, "--llm-model", "batch-model", "--db", db]);
     expect(exported.status, exported.stderr).toBe(0);
-    const requests = readFileSync(requestsFile, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { custom_id: string; url: string; body: { model: string; messages: { role: string; content: string }[] } });
+    const requests = readFileSync(requestsFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { custom_id: string; url: string; body: { model: string; messages: { role: string; content: string }[] } });
     expect(requests.map((request) => request.custom_id.split("@")[0])).toEqual(["alpha", "beta", "gamma"]);
     expect(requests[0]).toMatchObject({ method: "POST", url: "/v1/chat/completions", body: { model: "batch-model", response_format: { type: "json_schema" } } });
 
@@ -120,7 +126,16 @@ describe("router index and router expand with an LLM", () => {
       JSON.stringify({
         id: `batch_req_${index}`,
         custom_id: request.custom_id,
-        response: { status_code: 200, request_id: `req_${index}`, body: { id: "c", object: "chat.completion", model: "batch-model", choices: [{ index: 0, message: { role: "assistant", content: goodManifestFor({ body: request.body }) }, finish_reason: "stop" }] } },
+        response: {
+          status_code: 200,
+          request_id: `req_${index}`,
+          body: {
+            id: "c",
+            object: "chat.completion",
+            model: "batch-model",
+            choices: [{ index: 0, message: { role: "assistant", content: goodManifestFor({ body: request.body }) }, finish_reason: "stop" }],
+          },
+        },
         error: null,
       }),
     );

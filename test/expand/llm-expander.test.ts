@@ -1,6 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { expandManifests, manifestsToRenew, type ExpandOptions } from "../../src/expand/expand-skills.js";
+import { expandManifests, expansionChain, manifestsToRenew, type ExpandOptions } from "../../src/expand/expand-skills.js";
+import type { StoredManifest } from "../../src/store/records.js";
 import { PROMPT_VERSION } from "../../src/expand/expansion-prompt.js";
 import type { ExpansionSubject } from "../../src/expand/expansion-subject.js";
 import { HEURISTIC_VERSION, heuristicManifest } from "../../src/expand/heuristic-expander.js";
@@ -14,6 +15,10 @@ function subject(name: string, description = `Helps with ${name.replace(/-/g, " 
   return { id: `id-${name}`, name, kind: "skill", description, body: `# ${name}\n\n## Checking ${name} logs\nSteps.`, contentHash: `hash-${name}`.padEnd(64, "0"), metadata: {} };
 }
 
+// One run's chain over these options, as the indexer builds it.
+const expand = (subjects: ExpansionSubject[], options: ExpandOptions) => expandManifests(subjects, expansionChain(options));
+const toRenew = (subjects: ExpansionSubject[], stored: Map<string, StoredManifest>, options: ExpandOptions) => manifestsToRenew(subjects, stored, expansionChain(options));
+
 let server: ChatServer | undefined;
 let db: IndexDatabase | undefined;
 afterEach(async () => {
@@ -23,7 +28,10 @@ afterEach(async () => {
   db = undefined;
 });
 
-async function setUp(reply: (request: Parameters<typeof goodManifestFor>[0], index: number) => ScriptedReply, settings: Partial<LlmSettings> = {}): Promise<{ options: ExpandOptions; cache: ManifestCache }> {
+async function setUp(
+  reply: (request: Parameters<typeof goodManifestFor>[0], index: number) => ScriptedReply,
+  settings: Partial<LlmSettings> = {},
+): Promise<{ options: ExpandOptions; cache: ManifestCache }> {
   server = await startChatServer(reply);
   db = openIndexForWrite(path.join(tempDir(), "router.db"));
   const cache = sqliteManifestCache(db);
@@ -35,7 +43,7 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
   it("stores the LLM's manifest, asks with a JSON schema and the neighbours, caches it and reports tokens", async () => {
     const { options, cache } = await setUp((request) => ({ content: goodManifestFor(request), usage: { prompt: 300, completion: 120 } }));
     const subjects = [subject("alpha-logs"), subject("beta-logs"), subject("gamma-metrics")];
-    const { manifests, report } = await expandManifests(subjects, { ...options, neighbourPool: subjects });
+    const { manifests, report } = await expand(subjects, { ...options, neighbourPool: subjects });
 
     const alpha = manifests.get("id-alpha-logs")!;
     expect(alpha.source).toBe("llm");
@@ -51,13 +59,15 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
     expect(cache.get({ contentHash: subjects[0]!.contentHash, promptVersion: PROMPT_VERSION, model: "scripted-model" })).toEqual(alpha.manifest);
 
     // A second expansion of the same content is served from the cache: no request at all.
-    const again = await expandManifests(subjects, options);
+    const again = await expand(subjects, options);
     expect(server!.requests).toHaveLength(3);
     expect(again.report.cacheHits).toBe(3);
     expect(again.report.llm).toBeUndefined();
-    expect(manifestsToRenew(subjects, again.manifests, options, HEURISTIC_VERSION)).toEqual([]);
-    // An index expanded by another version of the heuristic expander renews every manifest (the LLM's from the cache).
-    expect(manifestsToRenew(subjects, again.manifests, options, "0")).toEqual(subjects);
+    expect(toRenew(subjects, again.manifests, options)).toEqual([]);
+    expect(again.manifests.get("id-alpha-logs")!.version).toBe(`llm:${PROMPT_VERSION}:scripted-model`);
+    // A manifest made by another prompt or model is made again (from the cache when this one was asked before).
+    const older = new Map([...again.manifests].map(([id, stored]) => [id, { ...stored, version: "llm:older-prompt:scripted-model" }]));
+    expect(toRenew(subjects, older, options)).toEqual(subjects);
   });
 
   it("retries an answer that is not JSON, breaks the schema or is truncated, telling the model what was wrong", async () => {
@@ -67,7 +77,7 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
       { content: '{"queries": ["cut off', finishReason: "length" },
     ];
     const { options } = await setUp((request, index) => answers[index] ?? { content: goodManifestFor(request) }, { retries: 3, concurrency: 1 });
-    const { manifests, report } = await expandManifests([subject("alpha")], options);
+    const { manifests, report } = await expand([subject("alpha")], options);
     expect(manifests.get("id-alpha")!.source).toBe("llm");
     expect(report.llm).toMatchObject({ requests: 4, retries: 3 });
     expect(server!.requests[1]!.body.messages.at(-1)!.content).toMatch(/unusable \(not JSON/);
@@ -78,14 +88,14 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
     const { options, cache } = await setUp(() => ({ content: "" }), { retries: 1 });
     const notices: string[] = [];
     const only = subject("alpha");
-    const { manifests, report } = await expandManifests([only], { ...options, onNotice: (message) => notices.push(message) });
-    expect(manifests.get("id-alpha")).toEqual({ source: "heuristic", manifest: heuristicManifest(only) });
+    const { manifests, report } = await expand([only], { ...options, onNotice: (message) => notices.push(message) });
+    expect(manifests.get("id-alpha")).toEqual({ source: "heuristic", version: `heuristic:${HEURISTIC_VERSION}`, manifest: heuristicManifest(only) });
     expect(manifests.get("id-alpha")!.manifest.queries.length).toBeGreaterThan(0);
     expect(report.fallbacks).toEqual([{ skill: "alpha", reason: "empty answer" }]);
     expect(notices).toEqual([expect.stringMatching(/^skill "alpha": no usable LLM manifest \(empty answer\); using the heuristic manifest/)]);
     expect(cache.get({ contentHash: only.contentHash, promptVersion: PROMPT_VERSION, model: "scripted-model" })).toBeUndefined();
     // A fallback is retried on the next run: the stored heuristic manifest is due for renewal.
-    expect(manifestsToRenew([only], manifests, options, HEURISTIC_VERSION)).toEqual([only]);
+    expect(toRenew([only], manifests, options)).toEqual([only]);
   });
 
   it("waits out a 429 (honouring retry-after-ms) and succeeds; a lasting 500 falls back after the retries", async () => {
@@ -99,7 +109,7 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
       { concurrency: 1, retries: 2 },
     );
     const started = performance.now();
-    const { manifests, report } = await expandManifests([subject("limited"), subject("broken")], options);
+    const { manifests, report } = await expand([subject("limited"), subject("broken")], options);
     expect(manifests.get("id-limited")!.source).toBe("llm");
     expect(performance.now() - started).toBeGreaterThanOrEqual(50);
     expect(manifests.get("id-broken")!.source).toBe("heuristic");
@@ -112,7 +122,7 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
     const { options } = await setUp(() => ({ hang: true }), { timeoutMs: 150, retries: 1, concurrency: 1 });
     const notices: string[] = [];
     const subjects = ["one", "two", "three", "four", "five"].map((name) => subject(name));
-    const { manifests, report } = await expandManifests(subjects, { ...options, onNotice: (message) => notices.push(message) });
+    const { manifests, report } = await expand(subjects, { ...options, onNotice: (message) => notices.push(message) });
     expect([...manifests.values()].every((stored) => stored.source === "heuristic")).toBe(true);
     // Three skills × two attempts, then the circuit breaker: skills four and five are never sent.
     expect(server!.requests).toHaveLength(6);
@@ -121,10 +131,11 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
   });
 
   it("switches to JSON mode for a server that rejects json_schema, and stays there", async () => {
-    const { options } = await setUp((request) =>
-      request.body.response_format?.type === "json_schema" ? { status: 400, error: "response_format type 'json_schema' is not supported" } : { content: goodManifestFor(request) },
-    { concurrency: 1 });
-    const { manifests, report } = await expandManifests([subject("alpha"), subject("beta")], options);
+    const { options } = await setUp(
+      (request) => (request.body.response_format?.type === "json_schema" ? { status: 400, error: "response_format type 'json_schema' is not supported" } : { content: goodManifestFor(request) }),
+      { concurrency: 1 },
+    );
+    const { manifests, report } = await expand([subject("alpha"), subject("beta")], options);
     expect(manifests.get("id-alpha")!.source).toBe("llm");
     expect(manifests.get("id-beta")!.source).toBe("llm");
     expect(server!.requests.map((request) => request.body.response_format?.type)).toEqual(["json_schema", "json_object", "json_object"]);
@@ -135,9 +146,9 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
 
   it("stops at once on a refused key, and needs a configured LLM for --expander llm", async () => {
     const { options } = await setUp(() => ({ status: 401, error: "invalid api key" }));
-    const { report } = await expandManifests([subject("alpha"), subject("beta"), subject("gamma")], { ...options, llm: { ...options.llm!, concurrency: 1 } });
+    const { report } = await expand([subject("alpha"), subject("beta"), subject("gamma")], { ...options, llm: { ...options.llm!, concurrency: 1 } });
     expect(server!.requests).toHaveLength(1);
     expect(report.fallbacks.map((fallback) => fallback.skill)).toEqual(["alpha", "beta", "gamma"]);
-    await expect(expandManifests([subject("alpha")], { expander: "llm" })).rejects.toMatchObject({ code: "LLM_NOT_CONFIGURED" });
+    expect(() => expansionChain({ expander: "llm" })).toThrow(expect.objectContaining({ code: "LLM_NOT_CONFIGURED" }));
   });
 });

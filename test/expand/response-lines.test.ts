@@ -6,7 +6,12 @@ import { goodManifestFor } from "./chat-server.js";
 const skill = { id: "0123456789abcdef", name: "alpha", kind: "skill" as const, description: "Alpha things.", body: "# Alpha", contentHash: "a".repeat(64), metadata: {} };
 
 function batchLine(customId: string, content: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ custom_id: customId, response: { status_code: 200, body: { choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] } }, error: null, ...extra });
+  return JSON.stringify({
+    custom_id: customId,
+    response: { status_code: 200, body: { choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] } },
+    error: null,
+    ...extra,
+  });
 }
 
 describe("request and response lines", () => {

@@ -23,7 +23,16 @@ export async function indexSkillSet(dir: string): Promise<{ root: string; db: st
   });
   writeFile(
     path.join(root, "tools", "weather.json"),
-    JSON.stringify([{ type: "function", function: { name: "get_current_weather", description: "Get the current weather for a city: temperature, wind and rain.", parameters: { type: "object", properties: { location: { type: "string" } } } } }]),
+    JSON.stringify([
+      {
+        type: "function",
+        function: {
+          name: "get_current_weather",
+          description: "Get the current weather for a city: temperature, wind and rain.",
+          parameters: { type: "object", properties: { location: { type: "string" } } },
+        },
+      },
+    ]),
   );
   const db = path.join(dir, "router.db");
   await runIndex({ paths: [root], db });

@@ -12,7 +12,10 @@ export const TINY_HIDDEN = 32;
 const FFN = 64;
 const POSITIONS = 512;
 const SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
-const WORDS = "the a to of and my pod pods keep restart restarting deploy deployment log logs kubernetes cluster database query sql invoice pay payment email send write read file files error crash why how what does fix debug weather forecast rain".split(" ");
+const WORDS =
+  "the a to of and my pod pods keep restart restarting deploy deployment log logs kubernetes cluster database query sql invoice pay payment email send write read file files error crash why how what does fix debug weather forecast rain".split(
+    " ",
+  );
 const LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789".split("");
 const VOCAB = [...SPECIAL, ...WORDS, ...LETTERS, ...LETTERS.map((letter) => `##${letter}`), ".", ",", "?", "!", "-"];
 
@@ -113,10 +116,14 @@ function tinyBertOnnx(head: TinyBertHead, seed: number): Uint8Array {
     return output;
   };
   const layerNorm = (input: string, label: string) =>
-    node("LayerNormalization", [input, constant(`${label}.gamma`, [TINY_HIDDEN], new Array(TINY_HIDDEN).fill(1)), constant(`${label}.beta`, [TINY_HIDDEN], new Array(TINY_HIDDEN).fill(0))], [
-      { name: "axis", type: onnx.AttributeProto.AttributeType.INT, i: -1 },
-      { name: "epsilon", type: onnx.AttributeProto.AttributeType.FLOAT, f: 1e-12 },
-    ]);
+    node(
+      "LayerNormalization",
+      [input, constant(`${label}.gamma`, [TINY_HIDDEN], new Array(TINY_HIDDEN).fill(1)), constant(`${label}.beta`, [TINY_HIDDEN], new Array(TINY_HIDDEN).fill(0))],
+      [
+        { name: "axis", type: onnx.AttributeProto.AttributeType.INT, i: -1 },
+        { name: "epsilon", type: onnx.AttributeProto.AttributeType.FLOAT, f: 1e-12 },
+      ],
+    );
   const dense = (input: string, label: string, from: number, to: number) => node("Add", [node("MatMul", [input, weight(`${label}.weight`, [from, to])]), weight(`${label}.bias`, [to], 0.1)]);
 
   const sequence = node("Gather", [node("Shape", ["input_ids"]), constant("one", [], [1], INT64)], [{ name: "axis", type: onnx.AttributeProto.AttributeType.INT, i: 0 }]);

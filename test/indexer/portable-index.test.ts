@@ -21,18 +21,27 @@ function writeSkills(root: string): void {
   writeAgentSkill(root, "k8s-debug", {
     description: "Debug failing Kubernetes pods: CrashLoopBackOff, OOMKilled. Use when a pod keeps restarting.",
     body: "# Kubernetes debugging\n\nRun `scripts/triage.sh <namespace>` for a report.\n",
-    files: { "scripts/triage.sh": "#!/bin/sh\nkubectl get pods -n \"$1\"\n", "references/probes.md": "# Probes\n" },
+    files: { "scripts/triage.sh": '#!/bin/sh\nkubectl get pods -n "$1"\n', "references/probes.md": "# Probes\n" },
   });
   writeAgentSkill(root, "pdf-extract", { description: "Extract text and tables from PDF files. Use when the user shares a PDF." });
   writeAgentSkill(root, "sql-query-review", { description: "Speed up slow SQL queries with EXPLAIN ANALYZE. Use when a database query is slow." });
-  writeFile(path.join(root, "tools", "weather.json"), JSON.stringify([{ type: "function", function: { name: "get_current_weather", description: "Current weather for a city.", parameters: { type: "object", properties: {} } } }]));
+  writeFile(
+    path.join(root, "tools", "weather.json"),
+    JSON.stringify([{ type: "function", function: { name: "get_current_weather", description: "Current weather for a city.", parameters: { type: "object", properties: {} } } }]),
+  );
 }
 
 /** The folder and files a served injection lists ("Supporting files (relative to <folder>):\n- <file>"). */
 function listedFiles(injection: string): { folder: string; files: string[] } {
   const match = /\n\nSupporting files \(relative to (.+)\):\n((?:- .+\n?)+)$/.exec(injection);
   if (!match) throw new Error(`no supporting files listed in:\n${injection}`);
-  return { folder: match[1]!, files: match[2]!.trim().split("\n").map((line) => line.slice(2)) };
+  return {
+    folder: match[1]!,
+    files: match[2]!
+      .trim()
+      .split("\n")
+      .map((line) => line.slice(2)),
+  };
 }
 
 /** Every file a served skill points an agent at exists: its source file (a tool's without the JSON pointer), and each listed file. */
@@ -103,26 +112,30 @@ describe("a portable index", () => {
     const env = { ROUTER_SKILLS_ROOT: path.join(app, "skills") };
 
     const url = await serve(db, env);
-    const listing = (await (await fetch(`${url}/skills`)).json()) as { name: string; sourcePath: string }[];
+    const listing = (await (await fetch(`${url}/skills`)).json()) as { name: string; source_path: string }[];
     expect(listing).toHaveLength(4);
-    for (const summary of listing) expectRealPaths(summary.sourcePath);
-    const detail = (await (await fetch(`${url}/skills/k8s-debug`)).json()) as { sourcePath: string; body: string };
-    expectRealPaths(detail.sourcePath, detail.body);
-    const routed = (await (await fetch(`${url}/route`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "my pod keeps restarting", include: ["body"] }) })).json()) as {
+    for (const summary of listing) expectRealPaths(summary.source_path);
+    const detail = (await (await fetch(`${url}/skills/k8s-debug`)).json()) as { source_path: string; body: string };
+    expectRealPaths(detail.source_path, detail.body);
+    const routed = (await (
+      await fetch(`${url}/route`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "my pod keeps restarting", include: ["body"] }) })
+    ).json()) as {
       selected: string[];
       skills: { name: string; body: string }[];
     };
     expect(routed.selected).toEqual(["k8s-debug"]);
-    expectRealPaths(detail.sourcePath, routed.skills[0]!.body);
+    expectRealPaths(detail.source_path, routed.skills[0]!.body);
 
     const shown = runCli(["show", "k8s-debug", "--db", db], { env });
     expect(shown.status, shown.stderr).toBe(0);
-    expectRealPaths(detail.sourcePath, shown.stdout.trimEnd());
+    expectRealPaths(detail.source_path, shown.stdout.trimEnd());
 
     const mcp = new Client({ name: "portable-test", version: "1.0.0" });
     await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--db", db], env: { ...(process.env as Record<string, string>), ...env }, stderr: "pipe" }));
     try {
-      const read = (await mcp.callTool({ name: "read_skill", arguments: { name: "k8s-debug" } })) as unknown as { structuredContent: { source_path: string; body: string; supporting_files: string[] } };
+      const read = (await mcp.callTool({ name: "read_skill", arguments: { name: "k8s-debug" } })) as unknown as {
+        structuredContent: { source_path: string; body: string; supporting_files: string[] };
+      };
       expectRealPaths(read.structuredContent.source_path, read.structuredContent.body);
       expect(read.structuredContent.supporting_files).toEqual(["references/probes.md", "scripts/triage.sh"]);
     } finally {
@@ -131,7 +144,7 @@ describe("a portable index", () => {
 
     // Without the variable, paths are the ones recorded at index time: where `router index` read the skills.
     const unmapped = runCli(["show", "k8s-debug", "--db", db, "--json"], { env: { ROUTER_SKILLS_ROOT: "" } });
-    expect(JSON.parse(unmapped.stdout).sourcePath).toBe(path.join(build, "skills", "k8s-debug", "SKILL.md"));
+    expect(JSON.parse(unmapped.stdout).source_path).toBe(path.join(build, "skills", "k8s-debug", "SKILL.md"));
   });
 
   it("re-bases roots by position with ROUTER_SKILLS_ROOT; an empty entry keeps a root, and a file root keeps its name", () => {
@@ -141,7 +154,12 @@ describe("a portable index", () => {
       { path: "/ci/more", folder: "/ci/more" },
     ];
     const override = skillsRootOverride({ ROUTER_SKILLS_ROOT: ["/app/skills", "/app/tools"].join(path.delimiter) });
-    expect(servedRootFolders(roots.map((root) => root.folder), override)).toEqual(["/app/skills", "/app/tools", "/ci/more"]);
+    expect(
+      servedRootFolders(
+        roots.map((root) => root.folder),
+        override,
+      ),
+    ).toEqual(["/app/skills", "/app/tools", "/ci/more"]);
     expect(servedRootPaths(roots, override)).toEqual(["/app/skills", "/app/tools/tools.json", "/ci/more"]);
     expect(servedRootPaths(roots, skillsRootOverride({ ROUTER_SKILLS_ROOT: `${path.delimiter}/app/tools` }))).toEqual(["/ci/skills", "/app/tools/tools.json", "/ci/more"]);
     expect(servedRootPaths(roots, skillsRootOverride({}))).toEqual(roots.map((root) => root.path));

@@ -1,4 +1,4 @@
-import { renameSync, rmSync } from "node:fs";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyserVersion } from "../../src/indexer/analyser-version.js";
@@ -78,6 +78,13 @@ describe("runIndex", () => {
     const empty = tempDir();
     await expect(runIndex({ paths: [empty], db })).rejects.toMatchObject({ code: "NO_SKILLS_FOUND" });
     expect(storedNames(db)).toEqual(["alpha"]);
+    // When every file is invalid, the message itself names each one and why: it may be all a person sees.
+    const broken = tempDir();
+    writeFileSync(path.join(broken, "tools.json"), "{ not json");
+    await expect(runIndex({ paths: [broken], db })).rejects.toMatchObject({
+      code: "NO_SKILLS_FOUND",
+      message: expect.stringMatching(/all 1 skill files found are invalid:\n {2}.*tools\.json: .+\nThe index was left unchanged\./),
+    });
 
     const emptied = await runIndex({ paths: [empty], db, allowEmpty: true });
     expect(emptied.removed).toEqual(["alpha"]);

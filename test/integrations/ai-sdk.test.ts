@@ -32,7 +32,10 @@ function scriptedModel(request: SeenRequest): Scripted {
       ? { role: "assistant", content: `done; I was offered: ${offered.join(", ") || "no tools"}` }
       : { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: offered[0], arguments: JSON.stringify(args[offered[0]!] ?? {}) } }] };
   const choice = { index: 0, message, finish_reason: "tool_calls" in message ? "tool_calls" : "stop" };
-  return { status: 200, body: JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", created: 0, model: "scripted", choices: [choice], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }) };
+  return {
+    status: 200,
+    body: JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", created: 0, model: "scripted", choices: [choice], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }),
+  };
 }
 
 function offeredTools(request: SeenRequest): string[] {

@@ -7,7 +7,10 @@ import path from "node:path";
  */
 export function binShims(bin: string): { env: NodeJS.ProcessEnv } {
   mkdirSync(bin, { recursive: true });
-  for (const [name, file] of [["router", "dist/cli/main.js"], ["router-hook", "dist/cli/hook-main.js"]] as const) {
+  for (const [name, file] of [
+    ["router", "dist/cli/main.js"],
+    ["router-hook", "dist/cli/hook-main.js"],
+  ] as const) {
     writeFileSync(path.join(bin, name), `#!/bin/sh\nexec "${process.execPath}" "${path.resolve(file)}" "$@"\n`, { mode: 0o755 });
   }
   return { env: { PATH: `${bin}${path.delimiter}${process.env.PATH}` } };

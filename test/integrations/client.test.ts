@@ -37,7 +37,20 @@ describe("against a running router", () => {
     expect(result).toMatchObject({ decision: "inject", selected: ["k8s-debug"], reason: null, index_version: 1 });
     expect(result.skills[0]).toMatchObject({ name: "k8s-debug", body: expect.stringContaining("kubectl") });
     expect((await client.skills()).map((skill) => skill.name)).toContain("pdf-extract");
-    expect(await client.skill("k8s-debug")).toMatchObject({ name: "k8s-debug", kind: "skill", body: expect.stringContaining("kubectl describe pod"), sourcePath: expect.stringContaining("SKILL.md") });
+    expect(await client.skill("k8s-debug")).toMatchObject({
+      name: "k8s-debug",
+      kind: "skill",
+      body: expect.stringContaining("kubectl describe pod"),
+      source_path: expect.stringContaining("SKILL.md"),
+    });
+  });
+
+  it("sends the last messages of a long conversation, the most the router reads", async () => {
+    const client = createRouterClient({ url: server.url });
+    const context = Array.from({ length: 12 }, (_, n) => `earlier message ${n}`);
+    expect(await client.routeOrThrow("my pod keeps restarting with CrashLoopBackOff", { context })).toMatchObject({ selected: ["k8s-debug"] });
+    const direct = await fetch(`${server.url}/route`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "my pod keeps restarting", context }) });
+    expect([direct.status, ((await direct.json()) as { error: { code: string } }).error.code]).toEqual([400, "INVALID_REQUEST"]);
   });
 
   it("answers undefined for a skill that does not exist, whatever its name", async () => {

@@ -114,15 +114,31 @@ describe("router mcp over stdio", () => {
       '{"hello":"world"}',
       JSON.stringify({ jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } }),
     ];
-    const result = await runProcess(process.execPath, [CLI, "mcp", "--db", db], lines.join("\n") + "\n");
+    const result = await runProcess(process.execPath, [CLI, "mcp", "--db", db], `${lines.join("\n")}\n`);
     expect(result.code).toBe(0);
-    const answers = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const answers = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(answers.slice(0, 3)).toEqual([
       { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
       { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
       { jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } },
     ]);
     expect(answers[3]).toMatchObject({ jsonrpc: "2.0", id: 7, result: { serverInfo: { name: "skill-router" } } });
+  });
+
+  it("answers a line of 12 MB with a parse error and carries on (the SDK alone stops at 10 MiB)", async () => {
+    const huge = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "find_skill", arguments: { query: "x".repeat(12_000_000) } } });
+    const initialize = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } });
+    const result = await runProcess(process.execPath, [CLI, "mcp", "--db", db], `${huge}\n${initialize}\n`);
+    expect(result.code).toBe(0);
+    const answers = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(answers[0]).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } });
+    expect(answers[1]).toMatchObject({ jsonrpc: "2.0", id: 7, result: { serverInfo: { name: "skill-router" } } });
   });
 
   it("answers every request of a client that writes them all and closes stdin at once, then exits 0", async () => {
@@ -133,10 +149,19 @@ describe("router mcp over stdio", () => {
       { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read_skill", arguments: { name: "k8s-debug" } } },
       { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "find_skill", arguments: { query: 42 } } },
     ];
-    const result = await runProcess(process.execPath, [CLI, "mcp", "--db", db], requests.map((request) => JSON.stringify(request)).join("\n") + "\n");
+    const result = await runProcess(process.execPath, [CLI, "mcp", "--db", db], `${requests.map((request) => JSON.stringify(request)).join("\n")}\n`);
     expect(result.code).toBe(0);
-    const answers = result.stdout.trim().split("\n").map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
-    expect(answers.map((answer) => [answer.id, answer.result?.isError ?? false])).toEqual([[1, false], [2, false], [3, false], [4, true]]);
+    const answers = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+      .sort((a, b) => a.id - b.id);
+    expect(answers.map((answer) => [answer.id, answer.result?.isError ?? false])).toEqual([
+      [1, false],
+      [2, false],
+      [3, false],
+      [4, true],
+    ]);
   });
 });
 

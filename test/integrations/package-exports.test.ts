@@ -12,7 +12,10 @@ const project = mkdtempSync(path.join(tmpdir(), "package-exports-"));
 let packed: string[];
 
 beforeAll(() => {
-  const [pack] = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", project], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as { filename: string; files: { path: string }[] }[];
+  const [pack] = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", project], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   packed = pack!.files.map((file) => file.path);
   const installed = path.join(project, "node_modules", "skill-router");
   mkdirSync(installed, { recursive: true });
@@ -78,7 +81,13 @@ import type { FitIndexOptions, FitIndexReport } from "skill-router/fit";
 export type Harness = [Router, RouteResult, Embedder, EmbedderOptions, EvalCase, EvalMetrics, FitIndexOptions, FitIndexReport];
 `,
     );
-    writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, skipLibCheck: true, types: ["node"] }, files: ["harness.ts"] }));
+    writeFileSync(
+      path.join(project, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, skipLibCheck: true, types: ["node"] },
+        files: ["harness.ts"],
+      }),
+    );
     const check = await runProcess(process.execPath, [path.resolve("node_modules/typescript/bin/tsc"), "-p", project], "");
     expect([check.code, check.stdout]).toEqual([0, ""]);
   });

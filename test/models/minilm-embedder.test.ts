@@ -69,7 +69,9 @@ describe("MiniLM embedder (generated tiny BERT, same transformers.js code path)"
   });
 
   it("gives clear error codes for a missing folder, damaged files and a foreign index", async () => {
-    expect(() => planEmbedder({ embedder: "minilm", modelsDir: path.join(tempDir(), "nowhere") })).toThrow(expect.objectContaining({ code: "MODEL_NOT_FOUND", message: expect.stringMatching(/router models pull minilm/) }));
+    expect(() => planEmbedder({ embedder: "minilm", modelsDir: path.join(tempDir(), "nowhere") })).toThrow(
+      expect.objectContaining({ code: "MODEL_NOT_FOUND", message: expect.stringMatching(/router models pull minilm/) }),
+    );
 
     const damaged = tinyModelsDir();
     writeFileSync(path.join(modelFolder(damaged, MODEL_CATALOGUE.minilm), "onnx", "model_quantized.onnx"), "not an onnx file");
@@ -82,7 +84,9 @@ describe("MiniLM embedder (generated tiny BERT, same transformers.js code path)"
 
   it("refuses unknown settings with INVALID_ARGUMENT, from options or the environment", () => {
     expect(() => planEmbedder({ embedder: "bert" as never })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
-    expect(() => modelSettings({}, { ROUTER_EMBEDDER: "bert" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/ROUTER_EMBEDDER must be one of auto, offline, minilm/) }));
+    expect(() => modelSettings({}, { ROUTER_EMBEDDER: "bert" })).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/ROUTER_EMBEDDER must be one of auto, offline, minilm/) }),
+    );
     expect(() => modelSettings({}, { ROUTER_MODEL_THREADS: "0" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     expect(() => modelSettings({}, { ROUTER_MODEL_DTYPE: "int4" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     expect(modelSettings({}, { ROUTER_EMBEDDER: "offline", ROUTER_MODELS_DIR: "/m", ROUTER_MODEL_THREADS: "2", ROUTER_ALLOW_REMOTE_MODELS: "1" })).toEqual({

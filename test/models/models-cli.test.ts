@@ -24,7 +24,12 @@ function indexFacts(db: string) {
 
 describe("router models and router doctor", () => {
   it("have --help", async () => {
-    for (const args of [["models", "--help"], ["models", "pull", "--help"], ["models", "list", "--help"], ["doctor", "--help"]]) {
+    for (const args of [
+      ["models", "--help"],
+      ["models", "pull", "--help"],
+      ["models", "list", "--help"],
+      ["doctor", "--help"],
+    ]) {
       const result = await runCliAsync(args);
       expect(result.status, args.join(" ")).toBe(0);
       expect(result.stdout).toContain(`Usage: router ${args.slice(0, -1).join(" ")}`);

@@ -50,7 +50,14 @@ describe("query encoder (worker thread + LRU cache)", () => {
 
   it("batches concurrent queries and embeds a repeated one once", async () => {
     const calls: number[] = [];
-    const counting: Embedder = { ...inProcess, embed: (texts) => (calls.push(texts.length), inProcess.embed(texts)), close: async () => {} };
+    const counting: Embedder = {
+      ...inProcess,
+      embed: (texts) => {
+        calls.push(texts.length);
+        return inProcess.embed(texts);
+      },
+      close: async () => {},
+    };
     const batching = queryEncoderOver(counting, 100, { maxBatch: 8 });
     const texts = Array.from({ length: 20 }, (_, index) => `concurrent query ${index}`);
     const vectors = await Promise.all([...texts, ...texts].map((text) => batching.embedQuery(text)));
@@ -173,6 +180,36 @@ describe("micro-batching over several worker threads", () => {
   });
 });
 
+describe("a caller that gives up", () => {
+  let worker: Embedder;
+  beforeAll(async () => {
+    worker = await startEmbedderWorker({ embedder: "offline" });
+  });
+  afterAll(() => worker.close());
+
+  it("is answered with its signal's reason at once, and a text nobody waits for any more is never embedded", async () => {
+    const only = gated(worker);
+    const encoder = queryEncoderOver(only.embedder, 100, { maxBatch: 4, batchWindowMs: 0 });
+    const busy = encoder.embedQuery("keeps the one worker busy");
+    await nextTurn();
+    const timedOut = new AbortController();
+    const gaveUp = encoder.embedQuery("its request timed out while queued", timedOut.signal);
+    const shared = new AbortController();
+    const sharedByTwo = [encoder.embedQuery("asked twice, one caller gives up", shared.signal), encoder.embedQuery("asked twice, one caller gives up")];
+    await nextTurn();
+    timedOut.abort(new Error("deadline"));
+    shared.abort(new Error("deadline"));
+    await expect(gaveUp).rejects.toThrow("deadline");
+    await expect(sharedByTwo[0]).rejects.toThrow("deadline");
+    only.open();
+    await busy;
+    await sharedByTwo[1];
+    // The abandoned text never reached the worker; the shared one did, for the caller still waiting.
+    expect(only.calls.flat()).toEqual(["keeps the one worker busy", "asked twice, one caller gives up"]);
+    await expect(encoder.embedQuery("never asked", AbortSignal.abort(new Error("already over")))).rejects.toThrow("already over");
+  });
+});
+
 describe("query encoder errors", () => {
   it("fails only the text the model cannot embed; a batch of such texts fails each caller with the error", async () => {
     const modelsDir = tempDir("models-");
@@ -233,7 +270,8 @@ describe("a server using the query encoder", () => {
       const embedMs = performance.now() - started;
       // The embedding takes far longer than any health check waited: the event loop was never blocked by it.
       expect(latencies.length).toBeGreaterThan(3);
-      expect(Math.max(...latencies)).toBeLessThan(Math.min(250, embedMs / 2));
+      // Relative to the embedding, not a fixed bound in milliseconds: a loaded machine slows both alike.
+      expect(Math.max(...latencies)).toBeLessThan(embedMs / 2);
     } finally {
       await encoder.close();
       await server.close();

@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLazyReranker, createReranker, loadRerankerInProcess, type RerankerLoad } from "../../src/models/create-reranker.js";
+import { createReranker, loadRerankerInProcess } from "../../src/models/create-reranker.js";
+import type { RerankerLoad } from "../../src/models/embedder.js";
 import type { Reranker } from "../../src/models/embedder.js";
 import { MODEL_CATALOGUE, modelFolder } from "../../src/models/model-catalogue.js";
 import { tempDir } from "../helpers/fixtures.js";
@@ -46,28 +47,5 @@ describe("cross-encoder reranker", () => {
     const damaged = tinyRerankerDir();
     writeFileSync(path.join(modelFolder(damaged, MODEL_CATALOGUE.reranker), "onnx", "model_quantized.onnx"), "garbage");
     expect(await createReranker({ modelsDir: damaged })).toMatchObject({ status: "unavailable", reason: expect.stringMatching(/Cannot load the model/) });
-  });
-
-  it("starts lazily: nothing is looked for or loaded before the first load(), whose outcome every later call shares", async () => {
-    const modelsDir = tempDir("models-");
-    const lazy = createLazyReranker({ modelsDir });
-    expect(lazy.started).toBe(false);
-    // The files arrive after the lazy reranker was made: only the first load() looks for them.
-    writeTinyBert(modelFolder(modelsDir, MODEL_CATALOGUE.reranker), "sequence-classification", 7);
-    const first = lazy.load();
-    expect(lazy.started).toBe(true);
-    const reranker = ready(await first);
-    expect(await lazy.load()).toBe(await first);
-    expect(await reranker.score("send an email", ["email the invoice", "pod restart loop"])).toHaveLength(2);
-    await lazy.close();
-    await expect(reranker.score("send an email", ["email the invoice"])).rejects.toMatchObject({ code: "MODEL_FAILED" });
-    expect(await lazy.load()).toEqual({ status: "unavailable", reason: "reranker closed" });
-  });
-
-  it("closes without starting when it was never loaded, and reports missing files only when loaded", async () => {
-    const unused = createLazyReranker({ modelsDir: tempDir() });
-    await unused.close();
-    expect(unused.started).toBe(false);
-    expect(await createLazyReranker({ modelsDir: tempDir() }).load()).toMatchObject({ status: "unavailable", reason: expect.stringMatching(/files missing/) });
   });
 });

@@ -13,7 +13,14 @@ describe("settings", () => {
       env: { ROUTER_PORT: "9001", ROUTER_HOST: "10.0.0.5", ROUTER_CORS_ORIGINS: "https://a.example, https://b.example", ROUTER_METRICS_PUBLIC: "yes" },
     });
     expect(configFile).toBe(file);
-    expect(settings).toMatchObject({ port: 9002, host: "10.0.0.5", logLevel: "debug", corsOrigins: ["https://a.example", "https://b.example"], metricsPublic: true, requestTimeoutMs: DEFAULT_SETTINGS.requestTimeoutMs });
+    expect(settings).toMatchObject({
+      port: 9002,
+      host: "10.0.0.5",
+      logLevel: "debug",
+      corsOrigins: ["https://a.example", "https://b.example"],
+      metricsPublic: true,
+      requestTimeoutMs: DEFAULT_SETTINGS.requestTimeoutMs,
+    });
     // Paths in a config file are relative to the file, not to wherever the server starts.
     expect(settings.db).toBe(path.join(dir, "indexes", "router.db"));
     expect(settings.watch).toEqual([path.join(dir, "skills")]);

@@ -17,7 +17,11 @@ interface Instruction {
 }
 
 function parseDockerfile(text: string): Instruction[] {
-  const lines = text.replace(/\\\n/g, " ").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+  const lines = text
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
   let stage = -1;
   return lines.map((line) => {
     const [keyword, ...rest] = line.split(/\s+/);
@@ -73,10 +77,11 @@ describe("Dockerfile", () => {
   });
 
   it("copies only files that exist and that .dockerignore lets into the build context", () => {
-    const patterns = readFileSync(".dockerignore", "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
-    const sources = dockerfile
-      .filter((instruction) => instruction.keyword === "COPY" && !instruction.args.startsWith("--from"))
-      .flatMap((instruction) => instruction.args.split(/\s+/).slice(0, -1));
+    const patterns = readFileSync(".dockerignore", "utf8")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && !line.startsWith("#"));
+    const sources = dockerfile.filter((instruction) => instruction.keyword === "COPY" && !instruction.args.startsWith("--from")).flatMap((instruction) => instruction.args.split(/\s+/).slice(0, -1));
     expect(sources.length).toBeGreaterThan(5);
     for (const source of sources) {
       expect(existsSync(source), source).toBe(true);

@@ -27,12 +27,21 @@ describe("kill -9 of `router index` while a server serves the index", () => {
     const { db } = await indexedSkillSet();
     const big = tempDir();
     // Enough tools that embedding keeps the write transaction open long enough to kill the run inside it.
-    writeFile(path.join(big, "tools.json"), JSON.stringify(Array.from({ length: 600 }, (_, n) => ({ name: `tool_${n}`, description: `Tool ${n} ${"does useful work ".repeat(30)}`, parameters: { type: "object" } }))));
+    writeFile(
+      path.join(big, "tools.json"),
+      JSON.stringify(Array.from({ length: 600 }, (_, n) => ({ name: `tool_${n}`, description: `Tool ${n} ${"does useful work ".repeat(30)}`, parameters: { type: "object" } }))),
+    );
     const server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 100 });
     try {
       await server.ready;
       let loading = true;
-      const load = routeUnderLoad(server.url, () => ({ query: "my pod keeps restarting", include: ["body"] }), 3, () => loading, 10);
+      const load = routeUnderLoad(
+        server.url,
+        () => ({ query: "my pod keeps restarting", include: ["body"] }),
+        3,
+        () => loading,
+        10,
+      );
 
       const child = spawn(process.execPath, [CLI, "index", big, "--db", db], { stdio: ["ignore", "ignore", "pipe"] });
       const killed = await new Promise<boolean>((resolve) => {

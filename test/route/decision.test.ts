@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decide } from "../../src/route/decision.js";
+import { decide } from "../../src/route/decide.js";
 import { DEFAULT_FUSION } from "../../src/route/fusion-params.js";
 import type { FusionParams } from "../../src/route/fusion.js";
 

@@ -1,8 +1,7 @@
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fitConditionalLogit, rescaleToFit } from "../../src/route/fit/conditional-logit.js";
-import { fitIndex } from "../../src/route/fit/fit-index.js";
-import { fitLogistic } from "../../src/route/fit/logistic-regression.js";
+import { fitConditionalLogit, rescaleToFit } from "../../src/fit/conditional-logit.js";
+import { fitIndex } from "../../src/fit/fit-index.js";
+import { fitLogistic } from "../../src/fit/logistic-regression.js";
 import { createRouter } from "../../src/route/router.js";
 import { splitCases } from "../../src/eval/split.js";
 import { tempDir } from "../helpers/fixtures.js";
@@ -11,7 +10,7 @@ import { indexSkillSet } from "../helpers/skill-set.js";
 /** A deterministic pseudo-random stream (tests must not depend on Math.random). */
 function random(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 describe("fitLogistic", () => {
@@ -64,7 +63,16 @@ describe("fitConditionalLogit", () => {
 const WEATHER = ["what is the weather in Paris", "current temperature in Rome", "is it windy in Oslo now", "weather in Madrid please", "how warm is it in Athens"];
 const K8S = ["my pod is in CrashLoopBackOff", "kubernetes deployment stuck", "pod keeps restarting after deploy", "kubectl shows OOMKilled", "container restarts in my cluster"];
 const SQL = ["this postgres query is slow", "EXPLAIN ANALYZE shows a seq scan", "which index should I add to this table", "slow database query", "speed up my SQL join"];
-const NONE = ["tell me a joke", "what's the capital of France", "write me a poem about the sea", "who won the world cup in 2010", "how many legs does a spider have", "translate hello into Spanish", "good morning!", "recommend a novel to read"];
+const NONE = [
+  "tell me a joke",
+  "what's the capital of France",
+  "write me a poem about the sea",
+  "who won the world cup in 2010",
+  "how many legs does a spider have",
+  "translate hello into Spanish",
+  "good morning!",
+  "recommend a novel to read",
+];
 
 describe("fitIndex", () => {
   it("learns from labelled cases, stores the result, and reports on held-out cases only", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyseText } from "../../src/route/analyse-text.js";
+import { analyseText } from "../../src/text/analyse-text.js";
 import { keywordMatcher } from "../../src/route/keyword-matcher.js";
 import type { SkillEntry } from "../../src/route/route-model.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Retriever, RouteQuery } from "../../src/route/retriever.js";
+import type { RouteQuery } from "../../src/route/query.js";
+import type { Retriever } from "../../src/route/retriever.js";
 import type { RouteModel } from "../../src/route/route-model.js";
 
 export interface RetrieverCase {

@@ -5,8 +5,10 @@ import path from "node:path";
 import { createEmbedder } from "../../src/models/create-embedder.js";
 import type { Embedder } from "../../src/models/embedder.js";
 import { normalise } from "../../src/models/vector-math.js";
-import { analyseText } from "../../src/route/analyse-text.js";
+import { analyseText } from "../../src/text/analyse-text.js";
 import { bm25Retriever } from "../../src/route/bm25-retriever.js";
+import { keywordRetriever } from "../../src/route/keyword-retriever.js";
+import { lexicalIndex } from "../../src/route/lexical-index.js";
 import { denseRetriever } from "../../src/route/dense-retriever.js";
 import { loadRouteModel, type RouteModel } from "../../src/route/route-model.js";
 import { openIndexForRead } from "../../src/store/database.js";
@@ -30,16 +32,31 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const query = async (text: string) => ({ text, terms: analyseText(text), vector: (await embedder.embed([text]))[0]! });
+const query = async (text: string) => ({ text, terms: analyseText(text), vector: (await embedder.embed([text]))[0]!, readable: true });
+const sources = (model: RouteModel) => ({ model, lexical: lexicalIndex(model) });
 
-describeRetrieverConformance({ name: "bm25", model: () => model, create: bm25Retriever, query, obvious: { text: "kubectl CrashLoopBackOff pod", skill: "k8s-debug" } });
-describeRetrieverConformance({ name: "dense", model: () => model, create: denseRetriever, query, obvious: { text: "my kubernetes pod keeps crashing and restarting", skill: "k8s-debug" } });
+describeRetrieverConformance({ name: "bm25", model: () => model, create: (model) => bm25Retriever(sources(model)), query, obvious: { text: "kubectl CrashLoopBackOff pod", skill: "k8s-debug" } });
+describeRetrieverConformance({
+  name: "dense",
+  model: () => model,
+  create: (model) => denseRetriever(sources(model)),
+  query,
+  obvious: { text: "my kubernetes pod keeps crashing and restarting", skill: "k8s-debug" },
+});
+
+describeRetrieverConformance({
+  name: "keywords",
+  model: () => model,
+  create: (model) => keywordRetriever(sources(model)),
+  query,
+  obvious: { text: "kubectl says CrashLoopBackOff", skill: "k8s-debug" },
+});
 
 describe("dense retriever on a large index", () => {
   /** A model of random unit centroids, big enough that the bit-code coarse stage is used. */
   function randomModel(count: number, dimension: number, seed: number): RouteModel {
     let state = seed;
-    const next = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) - 0.5;
+    const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31 - 0.5;
     const centroids = new Float32Array(count * dimension).map(next);
     for (let row = 0; row < count; row++) normalise(centroids.subarray(row * dimension, (row + 1) * dimension));
     const skills = Array.from({ length: count }, (_, index) => ({ name: `s${index}` })) as RouteModel["skills"];
@@ -54,13 +71,13 @@ describe("dense retriever on a large index", () => {
     const planted = [11, 700, 1500, 2222, 2990];
     planted.forEach((skill, rank) => {
       const row = large.centroids.subarray(skill * dimension, (skill + 1) * dimension);
-      row.set(normalise(Float32Array.from(direction, (value, i) => value + (0.02 + rank * 0.01) * (((i * (rank + 3)) % 11) - 5) / 5)));
+      row.set(normalise(Float32Array.from(direction, (value, i) => value + ((0.02 + rank * 0.01) * (((i * (rank + 3)) % 11) - 5)) / 5)));
     });
-    const retriever = denseRetriever(large);
-    const found = retriever.retrieve({ text: "", terms: [], vector: direction }, 5);
+    const retriever = denseRetriever({ model: large, lexical: lexicalIndex({ skills: [] }) });
+    const found = retriever.retrieve({ text: "", terms: [], vector: direction, readable: true }, 5);
     expect(found.map((hit) => hit.skill).sort((a, b) => a - b)).toEqual([...planted].sort((a, b) => a - b));
     for (let i = 1; i < found.length; i++) expect(found[i - 1]!.score).toBeGreaterThanOrEqual(found[i]!.score);
-    const allowedOnly = retriever.retrieve({ text: "", terms: [], vector: direction }, 5, (skill) => skill !== 700);
+    const allowedOnly = retriever.retrieve({ text: "", terms: [], vector: direction, readable: true }, 5, (skill) => skill !== 700);
     expect(allowedOnly.map((hit) => hit.skill)).not.toContain(700);
     expect(allowedOnly).toHaveLength(5);
   });

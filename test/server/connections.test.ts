@@ -5,8 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createError } from "../../src/errors.js";
-import type { RouteOptions } from "../../src/route/types.js";
+import type { RouteOptions } from "../../src/contract/route.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { CLI } from "../helpers/cli.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
@@ -59,7 +58,10 @@ describe("connections after an error answer", () => {
 
   it.each([false, true])("answers 413 and then the next request on the same connection, chunked: %s", async (chunked) => {
     const body = json({ query: "hi", context: ["z".repeat(4 * 1024 * 1024)] });
-    const transcript = await onOneConnection(server.url, [requestBytes("POST", "/route", { "content-type": "application/json" }, body, chunked), requestBytes("POST", "/route", { "content-type": "application/json" }, good.body!)]);
+    const transcript = await onOneConnection(server.url, [
+      requestBytes("POST", "/route", { "content-type": "application/json" }, body, chunked),
+      requestBytes("POST", "/route", { "content-type": "application/json" }, good.body!),
+    ]);
     expect(transcript).toEqual({ statuses: [413, 200], error: undefined });
   });
 
@@ -85,8 +87,17 @@ describe("every error status", () => {
   const auth = { authorization: `Bearer ${API_KEY}` };
   const filler = Buffer.alloc(MAX_BODY, 0x61);
   // A router that answers nothing until its deadline fires, and knows no skill.
-  const stalled = { route: (_query: string, options?: RouteOptions) => new Promise<never>((_, reject) => options?.signal?.addEventListener("abort", () => reject(options.signal!.reason))), skill: () => undefined };
-  const post = (body: Buffer, headers: Record<string, string> = {}, chunked = false): RawRequest => ({ method: "POST", path: "/route", headers: { "content-type": "application/json", ...auth, ...headers }, body, chunked });
+  const stalled = {
+    route: (_query: string, options?: RouteOptions) => new Promise<never>((_, reject) => options?.signal?.addEventListener("abort", () => reject(options.signal!.reason))),
+    skill: () => undefined,
+  };
+  const post = (body: Buffer, headers: Record<string, string> = {}, chunked = false): RawRequest => ({
+    method: "POST",
+    path: "/route",
+    headers: { "content-type": "application/json", ...auth, ...headers },
+    body,
+    chunked,
+  });
 
   it.each([
     ["400 MALFORMED_JSON", post(Buffer.from('{"query":')), 400, "MALFORMED_JSON"],

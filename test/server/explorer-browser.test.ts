@@ -24,12 +24,18 @@ const problems: string[] = [];
 
 /** Starts a real `router serve` on an ephemeral loopback port and waits until it is ready. */
 async function startRouterServe(db: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [CLI, "serve", "--db", db, "--port", "0", "--reload-interval-ms", "0"], { env: { ...process.env, ROUTER_API_KEY: API_KEY }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [CLI, "serve", "--db", db, "--port", "0", "--reload-interval-ms", "0"], {
+    env: { ...process.env, ROUTER_API_KEY: API_KEY },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let stdout = "";
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   const deadline = performance.now() + 60_000;
   while (!stdout.includes('"event":"ready"') && performance.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
-  const listening = stdout.split("\n").filter((line) => line.includes('"event":"listening"')).map((line) => JSON.parse(line) as { url: string })[0];
+  const listening = stdout
+    .split("\n")
+    .filter((line) => line.includes('"event":"listening"'))
+    .map((line) => JSON.parse(line) as { url: string })[0];
   if (!listening || !stdout.includes('"event":"ready"')) throw new Error(`router serve did not become ready:\n${stdout}`);
   return { child, url: listening.url };
 }
@@ -104,7 +110,10 @@ describe("the route explorer in Chromium", () => {
     const signalNames = Object.keys(expected.skills[0].signals);
     expect(await winner.locator(".signal-name").allTextContents()).toEqual(signalNames);
     const widths = await winner.locator(".bar span").evaluateAll((bars) => bars.map((bar) => bar.getBoundingClientRect().width));
-    const track = await winner.locator(".bar").first().evaluate((bar) => bar.getBoundingClientRect().width);
+    const track = await winner
+      .locator(".bar")
+      .first()
+      .evaluate((bar) => bar.getBoundingClientRect().width);
     const q2q = signalNames.indexOf("q2q_max");
     expect(widths[q2q]! / track).toBeCloseTo(expected.skills[0].signals.q2q_max, 1);
     expect(widths.filter((width) => width > 0).length).toBeGreaterThanOrEqual(4);
@@ -146,8 +155,8 @@ describe("the route explorer in Chromium", () => {
     expect(await page.textContent("#eval-heading")).toMatch(/^examples\.json: 80 of 80 cases \(all\) in \d+(\.\d)? m?s, index v1$/);
     const tile = (metric: string) => page.textContent(`.tile[data-metric="${metric}"] .value`);
     expect(await tile("top-1")).toBe(`${(expected.metrics.top1 * 100).toFixed(1)}%`);
-    expect(await tile("abstained")).toBe(`${(expected.metrics.abstainRecall * 100).toFixed(1)}%`);
-    expect(await tile("false triggers")).toBe(`${(expected.metrics.falseTrigger * 100).toFixed(1)}%`);
+    expect(await tile("abstained")).toBe(`${(expected.metrics.abstain_recall * 100).toFixed(1)}%`);
+    expect(await tile("false triggers")).toBe(`${(expected.metrics.false_trigger * 100).toFixed(1)}%`);
 
     const rows = page.locator("#confusion tr");
     expect(await rows.count()).toBe(Math.min(12, expected.confusion.length) + 1);

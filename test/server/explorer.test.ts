@@ -80,8 +80,8 @@ describe("POST /eval", () => {
     const { status, json } = await postEval(readFileSync(EXAMPLES, "utf8"), "?split=all");
     expect(status).toBe(200);
     const cli = await evaluateFile({ file: EXAMPLES, db, fallbackDb: db, cacheDir: dir, split: "all", splitOptions: DEFAULT_SPLIT });
-    const { latencyMs: _served, ...served } = json.metrics;
-    const { latencyMs: _measured, ...measured } = cli.metrics;
+    const { latency_ms: _served, ...served } = json.metrics;
+    const { latency_ms: _measured, ...measured } = cli.metrics;
     expect(served).toEqual(measured);
     expect([json.split, json.set_cases, json.cases.length, json.index_versions]).toEqual(["all", examples.cases.length, examples.cases.length, [1]]);
 
@@ -121,7 +121,14 @@ describe("POST /eval", () => {
     ["an unknown split", examples, "?split=half", 400, "INVALID_REQUEST", /split/],
     ["a split with no case", { cases: [{ query: onlyInTestHalf, expected: null }] }, "?split=train", 400, "INVALID_REQUEST", /no cases in the train split/],
     ["more cases than one request routes", { cases: Array.from({ length: 501 }, (_, n) => ({ query: `question ${n}`, expected: null })) }, "?split=all", 400, "TOO_MANY_CASES", /at most 500/],
-    ["a body over the size limit", { cases: Array.from({ length: 400 }, (_, n) => ({ query: `a long question number ${n} `.repeat(8), expected: null })) }, "?split=all", 413, "PAYLOAD_TOO_LARGE", /larger/],
+    [
+      "a body over the size limit",
+      { cases: Array.from({ length: 400 }, (_, n) => ({ query: `a long question number ${n} `.repeat(8), expected: null })) },
+      "?split=all",
+      413,
+      "PAYLOAD_TOO_LARGE",
+      /larger/,
+    ],
   ])("%s", async (_label, body, query, status, code, message) => {
     const reply = await postEval(body, query);
     expect([reply.status, reply.json.error.code]).toEqual([status, code]);

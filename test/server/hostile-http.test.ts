@@ -27,7 +27,19 @@ const GOOD: RawRequest = { method: "POST", path: "/route", headers: { "content-t
 const printable = (maxLength: number) => fc.string({ unit: "binary-ascii", maxLength }).map((text) => text.replace(/[^\x20-\x7e]/g, "").trim());
 
 const contentType = fc.oneof(
-  fc.constantFrom("application/json", "application/json; charset=utf-8", "application/jsonx", "application/json;;", "application/json, text/plain", "application/json-seq", "application/json; charset=utf-16", "text/plain", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "application/*+json"),
+  fc.constantFrom(
+    "application/json",
+    "application/json; charset=utf-8",
+    "application/jsonx",
+    "application/json;;",
+    "application/json, text/plain",
+    "application/json-seq",
+    "application/json; charset=utf-16",
+    "text/plain",
+    "multipart/form-data; boundary=x",
+    "application/x-www-form-urlencoded",
+    "application/*+json",
+  ),
   printable(40),
   printable(20).map((tail) => `application/json${tail}`),
 );

@@ -41,7 +41,13 @@ describe("hot reload", () => {
     try {
       await server.ready;
       let loading = true;
-      const load = routeUnderLoad(server.url, (n) => ({ query: n % 2 ? "my pod keeps restarting" : "write a commit message for my staged diff", k: 3, include: ["body"] }), 4, () => loading, 20);
+      const load = routeUnderLoad(
+        server.url,
+        (n) => ({ query: n % 2 ? "my pod keeps restarting" : "write a commit message for my staged diff", k: 3, include: ["body"] }),
+        4,
+        () => loading,
+        20,
+      );
 
       writeRelease(root, 2);
       const indexed = await runCliAsync(["index", root, "--db", db, "-q"]);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RouteResult } from "../../src/route/types.js";
+import type { RouteResult } from "../../src/contract/route.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { capturedLogs, postRoute, serveApp } from "./support.js";
@@ -61,7 +61,13 @@ describe("decision log", () => {
     const response = await fetch(`${server.url}/skills`, { headers: { "x-request-id": "bad id\twith spaces" } });
     const id = response.headers.get("x-request-id")!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(logs.lines().find((line) => line.event === "request" && line.request_id === id)).toMatchObject({ method: "GET", path: "/skills", route: "/skills", status: 200, duration_ms: expect.any(Number) });
+    expect(logs.lines().find((line) => line.event === "request" && line.request_id === id)).toMatchObject({
+      method: "GET",
+      path: "/skills",
+      route: "/skills",
+      status: 200,
+      duration_ms: expect.any(Number),
+    });
   });
 });
 

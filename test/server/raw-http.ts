@@ -33,7 +33,9 @@ export function rawRequest(url: string, agent: http.Agent, spec: RawRequest, tim
       settled = true;
     };
     request.on("timeout", () => request.destroy(Object.assign(new Error("timed out"), { code: "TIMEOUT" })));
-    request.on("error", (error: NodeJS.ErrnoException) => settle(spec.abortAfter !== undefined ? { kind: "aborted" } : { kind: "failed", code: error.code ?? error.message, reusedSocket: request.reusedSocket }));
+    request.on("error", (error: NodeJS.ErrnoException) =>
+      settle(spec.abortAfter !== undefined ? { kind: "aborted" } : { kind: "failed", code: error.code ?? error.message, reusedSocket: request.reusedSocket }),
+    );
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -42,10 +44,12 @@ export function rawRequest(url: string, agent: http.Agent, spec: RawRequest, tim
     });
     const body = spec.body ?? Buffer.alloc(0);
     if (spec.abortAfter !== undefined) {
-      request.write(body.subarray(0, spec.abortAfter), () => setTimeout(() => {
-        request.destroy();
-        settle({ kind: "aborted" });
-      }, 20));
+      request.write(body.subarray(0, spec.abortAfter), () =>
+        setTimeout(() => {
+          request.destroy();
+          settle({ kind: "aborted" });
+        }, 20),
+      );
       return;
     }
     if (!spec.chunked) {
@@ -78,7 +82,16 @@ export function onOneConnection(url: string, requests: Buffer[]): Promise<Socket
     let error: string | undefined;
     socket.on("data", (chunk: Buffer) => received.push(chunk));
     socket.on("error", (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message));
-    socket.on("close", () => resolve({ statuses: [...Buffer.concat(received).toString("latin1").matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1])), error }));
+    socket.on("close", () =>
+      resolve({
+        statuses: [
+          ...Buffer.concat(received)
+            .toString("latin1")
+            .matchAll(/HTTP\/1\.1 (\d{3}) /g),
+        ].map((match) => Number(match[1])),
+        error,
+      }),
+    );
     const writeAll = async () => {
       for (const request of requests) if (!socket.write(request)) await once(socket, "drain");
       socket.end();
@@ -90,7 +103,11 @@ export function onOneConnection(url: string, requests: Buffer[]): Promise<Socket
 /** The bytes of one HTTP/1.1 request; `chunked` frames the body in chunks of 64 KiB. */
 export function requestBytes(method: string, path: string, headers: Record<string, string>, body: Buffer, chunked = false): Buffer {
   const framing = chunked ? "transfer-encoding: chunked" : `content-length: ${body.length}`;
-  const head = Buffer.from(`${method} ${path} HTTP/1.1\r\nhost: localhost\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}${framing}\r\n\r\n`);
+  const head = Buffer.from(
+    `${method} ${path} HTTP/1.1\r\nhost: localhost\r\n${Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("")}${framing}\r\n\r\n`,
+  );
   if (!chunked) return Buffer.concat([head, body]);
   const parts: Buffer[] = [head];
   for (let start = 0; start < body.length; start += 65536) {

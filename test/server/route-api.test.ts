@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { MAX_QUERY_CHARS } from "../../src/route/query-limit.js";
+import { MAX_CONTEXT_MESSAGES, MAX_QUERY_CHARS, routableQuery } from "../../src/contract/limits.js";
 import { routeResponseSchema } from "../../src/server/schemas.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
@@ -27,22 +27,26 @@ async function post(body: unknown, headers: Record<string, string> = { "content-
 }
 
 describe("POST /route", () => {
-  // 21 messages of 8,000 code units, with 64-character roles: escaped control characters or lone surrogates (6 bytes
-  // each) make it about 1,010,000 bytes, still under the default 1 MiB body limit.
+  // A query and the 3 context messages read, each 8,000 characters (code points, as the contract counts them): escaped
+  // control characters or lone surrogates (6 bytes each) make it about 200,000 bytes, under the default 1 MiB body limit.
   it.each([
     ["one letter", "x"],
-    // 4,000 emoji: 8,000 UTF-16 code units, the most route() accepts (the request schema counts code points, route() units).
     ["emoji", "😀"],
     ["Chinese", "中"],
     ["control characters", "\u0001"],
     ["lone surrogates", "\ud800"],
-  ])("answers the largest valid request, a query and 20 context messages at their limits of %s, with 200", async (_label, unit) => {
-    const longest = unit.repeat(MAX_QUERY_CHARS / unit.length);
-    const body = JSON.stringify({ query: longest, context: Array.from({ length: 20 }, () => ({ role: "r".repeat(64), content: longest })) });
+  ])("answers the largest valid request, a query and its context messages at their limits of %s, with 200", async (_label, unit) => {
+    const longest = unit.repeat(MAX_QUERY_CHARS);
+    const body = JSON.stringify({ query: longest, context: Array.from({ length: MAX_CONTEXT_MESSAGES }, () => ({ role: "r".repeat(64), content: longest })) });
     expect(Buffer.byteLength(body)).toBeLessThan(1024 * 1024);
     const response = await fetch(`${server.url}/route`, { method: "POST", headers: { "content-type": "application/json" }, body });
     expect(response.status).toBe(200);
     expect(routeResponseSchema.safeParse(await response.json()).success).toBe(true);
+  });
+
+  it("counts the query's length in characters, not UTF-16 units", async () => {
+    expect((await post({ query: "😀".repeat(MAX_QUERY_CHARS + 1) })).json.error.code).toBe("QUERY_TOO_LONG");
+    expect(routableQuery("😀".repeat(MAX_QUERY_CHARS + 1))).toBe("😀".repeat(MAX_QUERY_CHARS));
   });
 
   it("answers with the decision, ranked skills, timing and index version", async () => {

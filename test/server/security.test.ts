@@ -81,11 +81,14 @@ describe("limits", () => {
 
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const url = new URL(`${server.url}/route`);
-      const sent = request({ host: url.hostname, port: url.port, path: "/route", method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked", ...bearer(API_KEY) } }, (response) => {
-        let body = "";
-        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-        response.on("end", () => resolve({ status: response.statusCode!, body }));
-      });
+      const sent = request(
+        { host: url.hostname, port: url.port, path: "/route", method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked", ...bearer(API_KEY) } },
+        (response) => {
+          let body = "";
+          response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          response.on("end", () => resolve({ status: response.statusCode!, body }));
+        },
+      );
       sent.on("error", reject);
       sent.write('{"query":"');
       for (let i = 0; i < 10; i++) sent.write("y".repeat(1000));
@@ -109,7 +112,7 @@ describe("limits", () => {
   it("stops the routing work it answered 503 REQUEST_TIMEOUT for: nothing after the embedding runs, no decision is recorded", async () => {
     const encoder = slowEncoder(500);
     const timedLogs = capturedLogs();
-    const timed = await startServer({ db, host: "127.0.0.1", port: 0, requestTimeoutMs: 150, reloadIntervalMs: 0, logger: timedLogs.logger, router: { queryEncoder: encoder, reranker: null } });
+    const timed = await startServer({ db, host: "127.0.0.1", port: 0, requestTimeoutMs: 150, reloadIntervalMs: 0, logger: timedLogs.logger, router: { queryEncoder: encoder } });
     try {
       await timed.ready;
       const reply = await postRoute(timed.url, { query: "my pod keeps restarting" });

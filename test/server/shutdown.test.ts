@@ -28,7 +28,7 @@ async function until(condition: () => boolean): Promise<void> {
 describe("graceful shutdown", () => {
   it("finishes requests in flight, then refuses new connections", async () => {
     const encoder = slowEncoder(400);
-    const server = await startServer({ db, host: "127.0.0.1", port: 0, router: { queryEncoder: encoder, reranker: null } });
+    const server = await startServer({ db, host: "127.0.0.1", port: 0, router: { queryEncoder: encoder } });
     await server.ready;
     const inFlight = Array.from({ length: 3 }, (_, n) => postRoute(server.url, { query: `request ${n}` }));
     await until(() => encoder.started === 3);
@@ -42,7 +42,7 @@ describe("graceful shutdown", () => {
 
   it("cuts what is still running when the grace period is over", async () => {
     const encoder = slowEncoder(10_000);
-    const server = await startServer({ db, host: "127.0.0.1", port: 0, shutdownGraceMs: 200, requestTimeoutMs: 30_000, router: { queryEncoder: encoder, reranker: null } });
+    const server = await startServer({ db, host: "127.0.0.1", port: 0, shutdownGraceMs: 200, requestTimeoutMs: 30_000, router: { queryEncoder: encoder } });
     await server.ready;
     const stuck = postRoute(server.url, { query: "never finishes in time" });
     await until(() => encoder.started === 1);
@@ -53,7 +53,7 @@ describe("graceful shutdown", () => {
   });
 
   it("reports not ready while draining, so a load balancer moves traffic away", async () => {
-    const app = await serveApp({ status: () => ({ indexVersion: 1, skills: 1, vectors: 1, embedder: null, reranker: null, fusion: "defaults" }) });
+    const app = await serveApp({ status: () => ({ indexVersion: 1, skills: 1, vectors: 1, embedder: null, reranker: null, rerankerUnavailable: null, fusion: "defaults" }) });
     try {
       expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
       app.slot.draining = true;
@@ -74,7 +74,10 @@ describe("graceful shutdown", () => {
     child.kill("SIGTERM");
     const [code] = (await once(child, "exit")) as [number | null];
     expect(code).toBe(0);
-    const events = stdout.trim().split("\n").map((line) => JSON.parse(line) as { event?: string; msg: string });
+    const events = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { event?: string; msg: string });
     expect(events.at(-1)).toMatchObject({ event: "shutdown", msg: "stopped" });
   });
 });

@@ -24,7 +24,15 @@ export function capturedLogs(): { logger: Logger; lines: () => Record<string, an
   const chunks: string[] = [];
   const logger = createLogger("trace", { write: (chunk: string) => chunks.push(chunk) });
   const text = () => chunks.join("");
-  return { logger, text, lines: () => text().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, any>) };
+  return {
+    logger,
+    text,
+    lines: () =>
+      text()
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Record<string, any>),
+  };
 }
 
 /** The app over a stand-in router (a hanging or slow route, say), served on real HTTP. */

@@ -67,8 +67,18 @@ describe("router serve --watch", () => {
       mkdirSync(path.join(root, "gamma", "SKILL.md"), { recursive: true });
       await waitFor(async () => (await skillNames(server.url)).length === 1, 30_000);
       expect(await skillNames(server.url)).toEqual(["alpha"]);
-      expect(logs.lines().filter((line) => line.event === "index").at(-1)).toMatchObject({ msg: "skills re-indexed", removed: 1, invalid: 2 });
-      expect(logs.lines().filter((line) => line.event === "index_invalid").map(({ level, file, reason }) => ({ level, file, reason }))).toEqual([
+      expect(
+        logs
+          .lines()
+          .filter((line) => line.event === "index")
+          .at(-1),
+      ).toMatchObject({ msg: "skills re-indexed", removed: 1, invalid: 2 });
+      expect(
+        logs
+          .lines()
+          .filter((line) => line.event === "index_invalid")
+          .map(({ level, file, reason }) => ({ level, file, reason })),
+      ).toEqual([
         { level: "warn", file: fifo, reason: "SKILL.md is a FIFO (named pipe), not a file; not read as a skill" },
         { level: "warn", file: path.join(root, "gamma", "SKILL.md"), reason: "SKILL.md is a folder, not a file; not read as a skill" },
       ]);

@@ -30,10 +30,18 @@ describeParserConformance({
     { label: "a missing description", document: doc("/s/a/SKILL.md", "---\nname: a\n---\n"), reason: /missing required field 'description'/ },
     { label: "a frontmatter that is a list", document: doc("/s/a/SKILL.md", "---\n- a\n- b\n---\n"), reason: /not a YAML mapping/ },
     { label: "an empty description", document: doc("/s/a/SKILL.md", "---\nname: a\ndescription: '  '\n---\n"), reason: /'description' is empty/ },
-    { label: "a name with nothing to keep in a folder with nothing to keep", document: doc("/s/数据/SKILL.md", "---\nname: 数据分析\ndescription: x\n---\n"), reason: /'name' "数据分析" must be lowercase letters/ },
+    {
+      label: "a name with nothing to keep in a folder with nothing to keep",
+      document: doc("/s/数据/SKILL.md", "---\nname: 数据分析\ndescription: x\n---\n"),
+      reason: /'name' "数据分析" must be lowercase letters/,
+    },
     { label: "a name that is a mapping", document: doc("/s/a/SKILL.md", "---\nname: {first: a}\ndescription: x\n---\n"), reason: /'name' must be a string/ },
     { label: "an unquoted ': ' in a flow value", document: doc("/s/a/SKILL.md", "---\nname: a\ndescription: [Use: this\n---\n"), reason: /malformed YAML/ },
-    { label: "a frontmatter nested thousands of levels deep", document: doc("/s/a/SKILL.md", `---\nname: a\ndescription: x\nmetadata: ${"[".repeat(20_000)}\n---\n`), reason: /nests deeper than 64 levels/ },
+    {
+      label: "a frontmatter nested thousands of levels deep",
+      document: doc("/s/a/SKILL.md", `---\nname: a\ndescription: x\nmetadata: ${"[".repeat(20_000)}\n---\n`),
+      reason: /nests deeper than 64 levels/,
+    },
   ],
   lenient: [
     {

@@ -98,14 +98,25 @@ describe("hostile skill files", () => {
   it("refuses one tool whose definition is larger than a skill file may be, and indexes the tools beside it", async () => {
     const root = tempDir();
     const small = { name: "small", description: "A small tool.", parameters: { type: "object", properties: {} } };
-    const wide = { name: "wide", description: "A tool with a huge schema.", parameters: { type: "object", properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, n) => [`p${n}`, { type: "string", description: "x".repeat(60) }])) } };
+    const wide = {
+      name: "wide",
+      description: "A tool with a huge schema.",
+      parameters: { type: "object", properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, n) => [`p${n}`, { type: "string", description: "x".repeat(60) }])) },
+    };
     // Under the limit as compact JSON, over it as injected (indented, one value a line).
-    const indented = { name: "indented", description: "A tool with a long enum.", parameters: { type: "object", properties: { level: { type: "integer", enum: Array.from({ length: 400_000 }, () => 1) } } } };
+    const indented = {
+      name: "indented",
+      description: "A tool with a long enum.",
+      parameters: { type: "object", properties: { level: { type: "integer", enum: Array.from({ length: 400_000 }, () => 1) } } },
+    };
     const file = writeFile(path.join(root, "tools.json"), JSON.stringify([small, wide, indented]));
     const result = await loadSkills([root]);
     expect(names(result)).toEqual(["small"]);
     const reason = `tool definition is over ${MAX_TOOL_DEFINITION_BYTES / 1024 / 1024}.0 MiB as injected, the limit for one tool`;
-    expect(result.invalid).toEqual([{ file: `${file}#/1`, reason }, { file: `${file}#/2`, reason }]);
+    expect(result.invalid).toEqual([
+      { file: `${file}#/1`, reason },
+      { file: `${file}#/2`, reason },
+    ]);
   });
 
   it("property: the bounded length check agrees with JSON.stringify, exactly when nothing needs escaping", () => {

@@ -56,9 +56,7 @@ describe("loadSkills", () => {
 
     const result = await loadSkills([root]);
     expect(names(result)).toEqual(["inside", "with-link"]);
-    expect(result.warnings.map((warning) => warning.file)).toEqual(
-      expect.arrayContaining([path.join(root, "linked-out"), path.join(root, "with-link", "references")]),
-    );
+    expect(result.warnings.map((warning) => warning.file)).toEqual(expect.arrayContaining([path.join(root, "linked-out"), path.join(root, "with-link", "references")]));
     // the alias and the loop point inside the root at folders already read: each skill is read once
     expect(result.warnings.filter((warning) => warning.reason.startsWith("duplicate"))).toEqual([]);
     expect(result.skills.find((skill) => skill.name === "with-link")!.metadata.supportingFiles).toEqual(["scripts/ok.sh"]);
@@ -146,7 +144,10 @@ describe("loadSkills", () => {
     expect(names(files)).toEqual(["solo", "t"]);
     // A file root's skills are relative to its folder; the two roots share that folder and stay apart by position.
     expect(files.rootFolders).toEqual([path.join(root, "solo"), root]);
-    expect(files.skills.map((skill) => [skill.relativePath, skill.rootPosition])).toEqual([["SKILL.md", 0], ["t.json#", 1]]);
+    expect(files.skills.map((skill) => [skill.relativePath, skill.rootPosition])).toEqual([
+      ["SKILL.md", 0],
+      ["t.json#", 1],
+    ]);
     const notSkill = writeFile(path.join(root, "notes.txt"), "hello");
     expect((await loadSkills([notSkill])).invalid[0]!.reason).toMatch(/not a skill folder/);
   });

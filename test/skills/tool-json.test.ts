@@ -44,7 +44,12 @@ describe("tool-json parser", () => {
   });
 
   it("reads collections of MCP servers, naming each tool after its server", () => {
-    const collection = { servers: [{ server: "@acme/Git-Hub", tools: [{ name: "search", description: "Search code", inputSchema: {} }] }, { server: "slack", tools: [{ name: "search", description: "Search messages", inputSchema: {} }] }] };
+    const collection = {
+      servers: [
+        { server: "@acme/Git-Hub", tools: [{ name: "search", description: "Search code", inputSchema: {} }] },
+        { server: "slack", tools: [{ name: "search", description: "Search messages", inputSchema: {} }] },
+      ],
+    };
     expect(names(collection)).toEqual([
       ["acme-git-hub__search", "mcp-tool", "tool"],
       ["slack__search", "mcp-tool", "tool"],

@@ -5,7 +5,7 @@ import { routeCase, scoredAnswer, type ScoredOutcome } from "../../eval/run-case
 import { DEFAULT_SPLIT, splitCases } from "../../eval/split.js";
 import { requireKnownSkills } from "../../route/known-skills.js";
 import type { Router } from "../../route/router.js";
-import type { NoneReason } from "../../route/types.js";
+import type { NoneReason } from "../../contract/route.js";
 
 /** Cases one request may route: a few seconds of work at a few milliseconds each; `router eval` has no such limit. */
 export const MAX_EVAL_CASES = 500;
@@ -66,10 +66,16 @@ export async function runEvalSet(router: Router, body: unknown, split: EvalSplit
   const cases = split === "all" ? set.cases : splitCases(set.cases, DEFAULT_SPLIT)[split];
   if (cases.length === 0) throw createError("INVALID_REQUEST", `The eval set has no cases in the ${split} split (${set.cases.length} in all): choose split=all`, { split });
   if (cases.length > MAX_EVAL_CASES) {
-    throw createError("TOO_MANY_CASES", `The ${split} split holds ${cases.length} cases; one request routes at most ${MAX_EVAL_CASES} (run \`router eval\` for more)`, { cases: cases.length, max: MAX_EVAL_CASES });
+    throw createError("TOO_MANY_CASES", `The ${split} split holds ${cases.length} cases; one request routes at most ${MAX_EVAL_CASES} (run \`router eval\` for more)`, {
+      cases: cases.length,
+      max: MAX_EVAL_CASES,
+    });
   }
   const known = new Set(router.skills().map((skill) => skill.name));
-  requireKnownSkills(cases.flatMap((item) => (item.expected === null ? [] : [item.expected])), (name) => known.has(name));
+  requireKnownSkills(
+    cases.flatMap((item) => (item.expected === null ? [] : [item.expected])),
+    (name) => known.has(name),
+  );
 
   const outcomes: (ScoredOutcome & { query: string; reason: NoneReason | null })[] = [];
   const versions = new Set<number>();

@@ -6,12 +6,15 @@ export const evalQuerySchema = z.object({
 });
 
 // Checked in full by src/eval's own reader (runEvalSet), so `router eval` and this endpoint accept the same files.
-export const evalSetBodySchema = z
-  .looseObject({})
-  .openapi("EvalSet", {
-    description: `An eval set, as \`router eval\` reads it: {"cases": [{"query", "expected": skill name | null, "candidates"?}], "skills"?: ...}; at most ${MAX_EVAL_CASES} cases in the chosen split.`,
-    example: { cases: [{ query: "my pod keeps restarting", expected: "k8s-debug" }, { query: "what is the capital of France?", expected: null }] },
-  });
+export const evalSetBodySchema = z.looseObject({}).openapi("EvalSet", {
+  description: `An eval set, as \`router eval\` reads it: {"cases": [{"query", "expected": skill name | null, "candidates"?}], "skills"?: ...}; at most ${MAX_EVAL_CASES} cases in the chosen split.`,
+  example: {
+    cases: [
+      { query: "my pod keeps restarting", expected: "k8s-debug" },
+      { query: "what is the capital of France?", expected: null },
+    ],
+  },
+});
 
 const share = z.number().openapi({ description: "A share in [0, 1]." });
 
@@ -22,18 +25,18 @@ export const evalRunSchema = z
     metrics: z
       .object({
         cases: z.number().int(),
-        inScope: z.number().int(),
-        noSkill: z.number().int(),
+        in_scope: z.number().int(),
+        no_skill: z.number().int(),
         top1: share,
-        recallAt3: share,
+        recall_at_3: share,
         mrr: share,
         routed: share,
-        correctInject: share,
-        abstainPrecision: share,
-        abstainRecall: share,
-        falseTrigger: share,
+        correct_inject: share,
+        abstain_precision: share,
+        abstain_recall: share,
+        false_trigger: share,
         ece: z.number(),
-        latencyMs: z.object({ p50: z.number(), p95: z.number(), p99: z.number() }),
+        latency_ms: z.object({ p50: z.number(), p95: z.number(), p99: z.number() }),
       })
       .openapi({ description: "The metrics `router eval --json` reports." }),
     confusion: z

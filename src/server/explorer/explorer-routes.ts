@@ -12,7 +12,8 @@ import { EXPLORER_SCRIPT } from "./page-script.js";
 import { EXPLORER_CSS } from "./page-styles.js";
 
 /** Only the page's own script and styles run, data goes only to this origin, and no other site may frame the page (it takes a key). */
-export const EXPLORER_CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const EXPLORER_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * The page and its assets need no API key: a browser cannot send one when it opens a URL, and they hold no data.
@@ -51,7 +52,19 @@ export function addExplorer(app: OpenAPIHono<{ Variables: RequestVariables }>, r
     const split = c.req.valid("query").split ?? "test";
     const run = await runEvalSet(router(), c.req.valid("json"), split, c.get("deadline"));
     const { metrics } = run;
-    options.logger.info({ event: "eval", request_id: c.get("requestId"), split, cases: metrics.cases, top1: metrics.top1, routed: metrics.routed, abstained: metrics.abstainRecall, duration_ms: Math.round(run.duration_ms) }, "eval set routed");
+    options.logger.info(
+      {
+        event: "eval",
+        request_id: c.get("requestId"),
+        split,
+        cases: metrics.cases,
+        top1: metrics.top1,
+        routed: metrics.routed,
+        abstained: metrics.abstain_recall,
+        duration_ms: Math.round(run.duration_ms),
+      },
+      "eval set routed",
+    );
     return c.json(run, 200);
   });
 }

@@ -12,7 +12,7 @@ const FIELDS = {
   ready: { ready: "ready", index: "index", reranker: "reranker", error: "error" },
   index: { version: "version", skills: "skills", embedder: "embedder", fusion: "fusion" },
   evalRun: { split: "split", setCases: "set_cases", metrics: "metrics", confusion: "confusion", reliability: "reliability", cases: "cases", indexVersions: "index_versions", durationMs: "duration_ms" },
-  metrics: { cases: "cases", inScope: "inScope", noSkill: "noSkill", top1: "top1", recallAt3: "recallAt3", mrr: "mrr", routed: "routed", correctInject: "correctInject", abstainPrecision: "abstainPrecision", abstainRecall: "abstainRecall", falseTrigger: "falseTrigger", ece: "ece", latency: "latencyMs" },
+  metrics: { cases: "cases", inScope: "in_scope", noSkill: "no_skill", top1: "top1", recallAt3: "recall_at_3", mrr: "mrr", routed: "routed", correctInject: "correct_inject", abstainPrecision: "abstain_precision", abstainRecall: "abstain_recall", falseTrigger: "false_trigger", ece: "ece", latency: "latency_ms" },
   pair: { expected: "expected", answered: "answered", count: "count", queries: "queries" },
   bin: { low: "low", high: "high", cases: "cases", confidence: "confidence", accuracy: "accuracy" },
   evalCase: { query: "query", expected: "expected", answered: "answered", top: "top", confidence: "confidence", reason: "reason" },

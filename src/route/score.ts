@@ -1,5 +1,7 @@
-import { rankingLogit, scopeProbability, scopeRow, shares, type FusionParams } from "./fusion.js";
-import type { Evidence } from "./signals.js";
+import { featureRows, rankingLogit, scopeProbability, scopeRow, shares, type FusionParams } from "./fusion.js";
+import type { RouteQuery } from "./query.js";
+import { abstainSimilarity, measureEvidence, type Evidence } from "./signals.js";
+import type { Snapshot } from "./snapshot.js";
 
 export interface ScoredCandidate {
   evidence: Evidence;
@@ -26,6 +28,14 @@ const TYPICAL_WRONG_SIMILARITY = 0.65;
 /** The similarity `scoreCandidates` assumes for a query the embedder cannot read; undefined when it can. */
 export function denseStandIn(params: FusionParams, readable: boolean): number | undefined {
   return readable ? undefined : (params.evidenceFloor?.q2qMax ?? TYPICAL_WRONG_SIMILARITY);
+}
+
+/** The candidates measured exactly and scored: the core of a route. */
+export function scoreQuery(snapshot: Snapshot, query: RouteQuery, candidates: number[]): Scoring {
+  const { model, fusion } = snapshot;
+  const evidence = measureEvidence(model, snapshot.lexical, query, candidates);
+  const abstainSim = query.readable ? abstainSimilarity(model.abstain, query.vector) : 0;
+  return scoreCandidates(fusion, evidence, featureRows(evidence), abstainSim, denseStandIn(fusion, query.readable));
 }
 
 /**

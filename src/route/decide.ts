@@ -1,7 +1,7 @@
 import type { EvidenceFloor } from "./evidence-floor.js";
 import type { FusionParams } from "./fusion.js";
 import type { Evidence } from "./signals.js";
-import type { Decision, NoneReason } from "./types.js";
+import type { Decision, NoneReason } from "../contract/route.js";
 
 export interface RankedCandidate {
   name: string;
@@ -50,8 +50,7 @@ export interface DecisionOutcome {
  * threshold, up to k. Otherwise: none.
  */
 export function decide(ranked: RankedCandidate[], inScope: number, params: DecisionParams, rule: DecisionRule): DecisionOutcome {
-  const thresholdOf = (candidate: RankedCandidate) =>
-    rule.threshold ?? params.skillThresholds[candidate.name] ?? (candidate.heuristicManifest ? params.heuristicThreshold : params.threshold);
+  const thresholdOf = (candidate: RankedCandidate) => rule.threshold ?? params.skillThresholds[candidate.name] ?? (candidate.heuristicManifest ? params.heuristicThreshold : params.threshold);
   const [best, runnerUp] = ranked;
   if (!best) return { decision: "none", selected: [], reason: "no_candidates", threshold: rule.threshold ?? params.threshold };
   const threshold = thresholdOf(best);

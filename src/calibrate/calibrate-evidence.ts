@@ -1,12 +1,12 @@
-import type { QueryEncoder } from "../../models/query-encoder.js";
-import type { IndexDatabase } from "../../store/database.js";
-import { readMeta } from "../../store/index-meta.js";
-import { readManifests } from "../../store/manifest-rows.js";
-import { listSkills } from "../../store/skill-rows.js";
-import { embedderReads } from "../embedder-coverage.js";
-import { writeEvidenceFloor, type EvidenceFloor } from "../evidence-floor.js";
-import { routableQuery } from "../query-limit.js";
-import { createRouter, type Router } from "../router.js";
+import type { QueryEncoder } from "../models/query-encoder.js";
+import type { IndexDatabase } from "../store/database.js";
+import { readMeta } from "../store/index-meta.js";
+import { readManifests } from "../store/manifest-rows.js";
+import { listSkills } from "../store/skill-rows.js";
+import { embedderReads } from "../route/embedder-coverage.js";
+import { writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.js";
+import { routableQuery } from "../contract/limits.js";
+import { createRouter, type Router } from "../route/router.js";
 import { EVERYDAY_REQUESTS } from "./everyday-requests.js";
 
 // Skills sampled: enough for stable quantiles, few enough to cost seconds at index time.
@@ -32,15 +32,10 @@ export interface EvidenceCalibration {
  * routed with that skill left out, so whatever comes first is wrong by construction. Writes the floor into
  * the index and reports what the index now routes. Undefined for an index too small to measure.
  */
-export async function calibrateEvidence(
-  file: string,
-  db: IndexDatabase,
-  encoder: QueryEncoder,
-  onProgress?: (done: number, total: number) => void,
-): Promise<EvidenceCalibration | undefined> {
+export async function calibrateEvidence(file: string, db: IndexDatabase, encoder: QueryEncoder, onProgress?: (done: number, total: number) => void): Promise<EvidenceCalibration | undefined> {
   const probes = absentSkillProbes(db);
   if (probes.length === 0) return undefined;
-  const router = await createRouter({ db: file, queryEncoder: encoder, reranker: null });
+  const router = await createRouter({ db: file, queryEncoder: encoder });
   try {
     const total = 2 * probes.length + EVERYDAY_REQUESTS.length;
     let done = 0;
@@ -54,16 +49,26 @@ export async function calibrateEvidence(
       step();
     }
     const floor: EvidenceFloor = {
-      bm25: quantile(read.map((probe) => probe.bm25), BM25_QUANTILE),
+      bm25: quantile(
+        read.map((probe) => probe.bm25),
+        BM25_QUANTILE,
+      ),
       ...(otherScripts.length >= MIN_SCRIPT_SAMPLES ? { bm25OtherScripts: quantile(otherScripts, BM25_QUANTILE) } : {}),
-      q2qMax: quantile(read.map((probe) => probe.q2q), Q2Q_QUANTILE),
+      q2qMax: quantile(
+        read.map((probe) => probe.q2q),
+        Q2Q_QUANTILE,
+      ),
       samples: probes.length,
       indexVersion: readMeta(db).indexVersion,
     };
     writeEvidenceFloor(db, floor);
     router.refresh();
     const absentRouted = await routedShare(router, probes, step);
-    const everydayRouted = await routedShare(router, EVERYDAY_REQUESTS.map((query) => ({ query })), step);
+    const everydayRouted = await routedShare(
+      router,
+      EVERYDAY_REQUESTS.map((query) => ({ query })),
+      step,
+    );
     return { floor, absentRouted, everydayRouted };
   } finally {
     await router.close();

@@ -1,5 +1,5 @@
 import { Matrix, solve } from "ml-matrix";
-import { shares } from "../fusion.js";
+import { shares } from "../route/fusion.js";
 
 /** One query's candidates (feature rows) and which of them is the right one. */
 export interface ChoiceGroup {
@@ -56,7 +56,12 @@ export function fitConditionalLogit(groups: ChoiceGroup[], features: number, l2 
  * the direction was moved by hand (a prior). A golden-section search over the scale.
  */
 export function rescaleToFit(groups: ChoiceGroup[], weights: number[]): number[] {
-  const at = (scale: number) => logLikelihood(groups, weights.map((weight) => weight * scale), 0);
+  const at = (scale: number) =>
+    logLikelihood(
+      groups,
+      weights.map((weight) => weight * scale),
+      0,
+    );
   let [low, high] = [0.05, 4];
   const ratio = (Math.sqrt(5) - 1) / 2;
   for (let step = 0; step < 40; step++) {

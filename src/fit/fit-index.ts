@@ -1,14 +1,14 @@
-import { createError } from "../../errors.js";
-import type { EvalCase } from "../../eval/eval-set.js";
-import { computeMetrics, type EvalMetrics } from "../../eval/metrics.js";
-import { runCases } from "../../eval/run-cases.js";
-import { replaceAbstainExamples } from "../../store/abstain-examples.js";
-import { openIndexForWrite } from "../../store/database.js";
-import { DEFAULT_FUSION, writeFusionParams } from "../fusion-params.js";
-import type { FusionParams } from "../fusion.js";
-import type { QueryEncoder } from "../../models/query-encoder.js";
-import { createRouter } from "../router.js";
-import { requireKnownSkills } from "../known-skills.js";
+import { createError } from "../errors.js";
+import type { EvalCase } from "../eval/eval-set.js";
+import { computeMetrics, type EvalMetrics } from "../eval/metrics.js";
+import { runCases } from "../eval/run-cases.js";
+import { replaceAbstainExamples } from "../store/abstain-examples.js";
+import { openIndexForWrite } from "../store/database.js";
+import { DEFAULT_FUSION, writeFusionParams } from "../route/fusion-params.js";
+import type { FusionParams } from "../route/fusion.js";
+import type { QueryEncoder } from "../models/query-encoder.js";
+import { createRouter } from "../route/router.js";
+import { requireKnownSkills } from "../route/known-skills.js";
 import { collectSamples, fitFusion } from "./fit-fusion.js";
 
 export interface FitIndexOptions {
@@ -33,11 +33,14 @@ export interface FitIndexReport {
 export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport> {
   if (options.train.length === 0) throw createError("INVALID_ARGUMENT", "No training cases to fit on");
   const router = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), fusion: DEFAULT_FUSION });
-  let fitted;
-  let embedder;
+  let fitted: ReturnType<typeof fitFusion>;
+  let embedder: string | null;
   try {
     const known = new Set(router.skills().map((skill) => skill.name));
-    requireKnownSkills(options.train.flatMap((item) => (item.expected === null ? [] : [item.expected])), (name) => known.has(name));
+    requireKnownSkills(
+      options.train.flatMap((item) => (item.expected === null ? [] : [item.expected])),
+      (name) => known.has(name),
+    );
     embedder = router.status().embedder;
     const samples = await collectSamples(router, options.train, (done, total) => options.onProgress?.("collect", done, total));
     fitted = fitFusion(samples, { origin: options.origin, embedder, fallback: DEFAULT_FUSION, ...(options.minRouted !== undefined ? { minRouted: options.minRouted } : {}) });

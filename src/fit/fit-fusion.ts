@@ -1,10 +1,10 @@
-import type { AbstainExamples } from "../../store/abstain-examples.js";
-import { decide, rankedCandidate, type DecisionParams, type RankedCandidate } from "../decision.js";
-import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../fusion.js";
-import { routableQuery } from "../query-limit.js";
-import type { Router } from "../router.js";
-import { denseStandIn, scoreCandidates, type Scoring } from "../score-candidates.js";
-import { abstainSimilarity, type Evidence } from "../signals.js";
+import type { AbstainExamples } from "../store/abstain-examples.js";
+import { decide, rankedCandidate, type DecisionParams, type RankedCandidate } from "../route/decide.js";
+import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../route/fusion.js";
+import { routableQuery } from "../contract/limits.js";
+import type { Router } from "../route/router.js";
+import { denseStandIn, scoreCandidates, type Scoring } from "../route/score.js";
+import { abstainSimilarity, type Evidence } from "../route/signals.js";
 import { fitConditionalLogit, rescaleToFit } from "./conditional-logit.js";
 import { fitLogistic } from "./logistic-regression.js";
 
@@ -78,7 +78,12 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   const fitted = fitConditionalLogit(groups, FEATURES.length);
   const prior = options.rankingPrior;
   // A prior moves the weights' direction; their length is fitted again so that shares stay calibrated.
-  const weights = prior ? rescaleToFit(groups, FEATURES.map((feature, index) => fitted[index]! + (prior[feature] ?? 0))) : fitted;
+  const weights = prior
+    ? rescaleToFit(
+        groups,
+        FEATURES.map((feature, index) => fitted[index]! + (prior[feature] ?? 0)),
+      )
+    : fitted;
   const ranking = Object.fromEntries(FEATURES.map((feature, index) => [feature, weights[index]!])) as FusionParams["ranking"];
 
   const nulls = samples.filter((sample) => sample.expected === null);
@@ -92,7 +97,9 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   const scope = hasBoth
     ? fitLogistic(
         // The in-scope model's inputs depend only on the ranking weights, already learned.
-        samples.map((sample, index) => scoreCandidates(draft, sample.evidence, sample.features, abstainSims[index]!, denseStandIn(draft, sample.readable)).scopeFeatures).map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
+        samples
+          .map((sample, index) => scoreCandidates(draft, sample.evidence, sample.features, abstainSims[index]!, denseStandIn(draft, sample.readable)).scopeFeatures)
+          .map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
         samples.map((sample) => (sample.expected === null ? 0 : 1)),
       )
     : undefined;

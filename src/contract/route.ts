@@ -1,0 +1,113 @@
+import { z } from "zod";
+import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K, MAX_QUERY_CHARS, MAX_SKILL_NAME_CHARS, MAX_SKILL_NAMES } from "./limits.js";
+
+// The route contract: what `POST /route`, `router.route()`, `router route`, MCP `find_skill` and the client accept
+// and answer. TypeScript types, the OpenAPI document and every validation derive from these schemas.
+
+const skillName = z.string().min(1).max(MAX_SKILL_NAME_CHARS);
+
+export const contextMessageSchema = z.union([z.string().max(MAX_QUERY_CHARS), z.object({ role: z.string().max(64).optional(), content: z.string().max(MAX_QUERY_CHARS) })]);
+
+export const routeOptionsSchema = z
+  .object({
+    context: z
+      .array(contextMessageSchema)
+      .max(MAX_CONTEXT_MESSAGES)
+      .optional()
+      .meta({ description: `Up to ${MAX_CONTEXT_MESSAGES} recent messages, oldest first; weighed less than the query.` }),
+    k: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_K)
+      .optional()
+      .meta({ description: `How many ranked skills to return (default ${DEFAULT_K}, at most ${MAX_K}).` }),
+    threshold: z.number().min(0).max(1).optional().meta({ description: "In-scope threshold to use instead of the learned one." }),
+    skills: z.array(skillName).max(MAX_SKILL_NAMES).optional().meta({ description: "Route only among these skill names." }),
+    exclude: z.array(skillName).max(MAX_SKILL_NAMES).optional().meta({ description: "Never route to these skill names." }),
+    include: z
+      .array(z.enum(["body"]))
+      .max(1)
+      .optional()
+      .meta({ description: '["body"] returns what to inject with each ranked skill.' }),
+    multi: z.boolean().optional().meta({ description: "Inject every skill above the threshold, up to k." }),
+  })
+  .strict();
+
+export const routeRequestSchema = routeOptionsSchema
+  .extend({
+    query: z
+      .string()
+      .max(MAX_QUERY_CHARS)
+      .refine((query) => query.trim() !== "", "The query is empty or only whitespace")
+      .meta({ description: "The user's message", example: "my pod keeps restarting with CrashLoopBackOff" }),
+  })
+  .strict()
+  .meta({ id: "RouteRequest" });
+
+export const signalsSchema = z
+  .object({
+    q2q_max: z.number().meta({ description: "Best cosine similarity to one of the skill's synthetic queries (query-to-query)." }),
+    q2q_topk: z.number().meta({ description: "Mean cosine similarity to the skill's three closest synthetic queries." }),
+    q2d: z.number().meta({ description: "Cosine similarity to the skill's description (query-to-document)." }),
+    q2c: z.number().meta({ description: "Cosine similarity to the centroid of the skill's synthetic queries and description." }),
+    bm25: z.number().meta({ description: "BM25 over name, description, body start, keywords, phrases and queries, squashed into [0, 1)." }),
+    keyword_hits: z.number().meta({ description: "Manifest keywords found in the query." }),
+    phrase_hits: z.number().meta({ description: "Manifest phrases whose words all appear in the query." }),
+    negative: z.number().meta({ description: "How far the closest negative outscores the closest positive (0 when it does not)." }),
+    rerank: z.number().optional().meta({ description: "Cross-encoder relevance in [0, 1], when the tie-break read this candidate." }),
+  })
+  .meta({ id: "Signals", description: "The evidence behind one candidate's confidence; every score is shown so a person can check it." });
+
+export const skillKindSchema = z.enum(["skill", "tool"]);
+
+export const rankedSkillSchema = z
+  .object({
+    name: z.string(),
+    kind: skillKindSchema,
+    description: z.string(),
+    confidence: z.number().meta({ description: "Calibrated probability that injecting this skill is right: in_scope x share." }),
+    share: z.number().meta({ description: "Probability that this is the skill, given that some skill applies." }),
+    tokens: z.number().int().meta({ description: "Tokens injecting it would cost." }),
+    signals: signalsSchema,
+    matched: z.object({ keywords: z.array(z.string()), phrases: z.array(z.string()) }).meta({ description: "The manifest keywords and phrases found in the query." }),
+    nearest_query: z.string().nullable().meta({ description: "The synthetic query closest to the user's message." }),
+    negative: z.string().nullable().meta({ description: "The near-miss request that penalised this skill, if one did." }),
+    body: z.string().optional().meta({ description: 'The text to inject, when `include: ["body"]` was asked for.' }),
+  })
+  .meta({ id: "RankedSkill" });
+
+export const NONE_REASONS = ["no_evidence", "below_threshold", "small_margin", "no_candidates", "empty_index"] as const;
+
+export const routeTimingSchema = z.object({ embed: z.number(), retrieve: z.number(), score: z.number(), rerank: z.number(), total: z.number() }).meta({ description: "Milliseconds per stage." });
+
+export const routeResultSchema = z
+  .object({
+    decision: z.enum(["inject", "none"]),
+    selected: z.array(z.string()).meta({ description: "The skills to inject: one, or several in multi mode; empty when the decision is none." }),
+    skills: z.array(rankedSkillSchema).meta({ description: "Ranked candidates, best first (at most k)." }),
+    reason: z.enum(NONE_REASONS).nullable().meta({ description: "Why the router abstained." }),
+    in_scope: z.number().meta({ description: "Probability that some skill applies to the message at all." }),
+    threshold: z.number().meta({ description: "The in-scope threshold the decision used." }),
+    min_margin: z.number().meta({ description: "The lead over the runner-up's confidence the decision needed." }),
+    warnings: z.array(z.string()),
+    timing_ms: routeTimingSchema,
+    index_version: z.number().int(),
+    embedder: z.string().nullable(),
+    reranker: z.string().nullable().meta({ description: "The cross-encoder breaking ties, or null when that stage is off." }),
+  })
+  .meta({ id: "RouteResponse" });
+
+export type ContextMessage = z.infer<typeof contextMessageSchema>;
+export type RouteRequest = z.infer<typeof routeRequestSchema>;
+export type RouteOptions = z.infer<typeof routeOptionsSchema> & {
+  /** Stops the work when it fires (checked between embedding, scoring and the tie-break); the route rejects with its reason. Library only. */
+  signal?: AbortSignal;
+};
+export type Signals = z.infer<typeof signalsSchema>;
+export type RankedSkill = z.infer<typeof rankedSkillSchema>;
+export type RouteResult = z.infer<typeof routeResultSchema>;
+export type RouteTiming = z.infer<typeof routeTimingSchema>;
+export type Decision = RouteResult["decision"];
+export type NoneReason = (typeof NONE_REASONS)[number];
+export type SkillKind = z.infer<typeof skillKindSchema>;

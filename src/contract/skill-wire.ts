@@ -1,0 +1,30 @@
+import type { SkillMetadata, SkillRecord } from "../store/records.js";
+import type { SkillDetail, SkillMetadataWire, SkillSummary } from "./skills.js";
+
+/** A stored skill as every listing answers it, in the wire's snake_case. */
+export function toSkillSummary(skill: Pick<SkillRecord, "id" | "name" | "kind" | "format" | "description" | "tokens" | "sourcePath">): SkillSummary {
+  return { id: skill.id, name: skill.name, kind: skill.kind, format: skill.format, description: skill.description, tokens: skill.tokens, source_path: skill.sourcePath };
+}
+
+/** A stored skill with `body` exactly what would be injected; the index's own bookkeeping (hash, root, raw body) stays out. */
+export function toSkillDetail(skill: SkillRecord): SkillDetail {
+  return { ...toSkillSummary(skill), body: skill.injection, metadata: toMetadataWire(skill.metadata), warnings: skill.warnings };
+}
+
+function toMetadataWire(metadata: SkillMetadata): SkillMetadataWire {
+  const wire: SkillMetadataWire = {
+    license: metadata.license,
+    compatibility: metadata.compatibility,
+    metadata: metadata.metadata,
+    allowed_tools: metadata.allowedTools,
+    supporting_files: metadata.supportingFiles,
+    modules: metadata.modules,
+    parameters: metadata.parameters,
+    tool_name: metadata.toolName,
+    server: metadata.server,
+    example_queries: metadata.exampleQueries,
+    manifest_file: metadata.manifestFile?.file,
+  };
+  // Absent fields stay absent, as JSON has them.
+  return Object.fromEntries(Object.entries(wire).filter(([, value]) => value !== undefined)) as SkillMetadataWire;
+}

@@ -1,0 +1,29 @@
+import { getSkill } from "../store/skill-rows.js";
+import type { ScoredCandidate } from "./score.js";
+import type { Snapshot } from "./snapshot.js";
+import type { RankedSkill } from "../contract/route.js";
+
+/** One ranked candidate as a person reads it: confidence, every signal, what matched, the nearest example, the negative that fired. */
+export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, includeBody: boolean): RankedSkill {
+  const skill = snapshot.model.skills[item.evidence.skill]!;
+  const ranked: RankedSkill = {
+    name: skill.name,
+    kind: skill.kind,
+    description: skill.description,
+    confidence: round(item.confidence),
+    share: round(item.share),
+    tokens: skill.tokens,
+    signals: Object.fromEntries(Object.entries(item.evidence.signals).map(([key, value]) => [key, round(value)])) as unknown as RankedSkill["signals"],
+    matched: item.evidence.matched,
+    nearest_query: item.evidence.nearestQuery,
+    negative: item.evidence.negative,
+  };
+  // The body is read from the store, which names the folder where the index is served.
+  if (includeBody) ranked.body = getSkill(snapshot.db, skill.name)?.injection ?? "";
+  return ranked;
+}
+
+/** Four decimals: what a person can compare, and what keeps answers small. */
+export function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}

@@ -1,0 +1,39 @@
+import { requestError } from "../contract/request-error.js";
+import { routeRequestSchema, type ContextMessage, type RouteOptions } from "../contract/route.js";
+import type { QueryEncoder } from "../models/query-encoder.js";
+import { normalise } from "../models/vector-math.js";
+import { analyseText } from "../text/analyse-text.js";
+import { embedderReads } from "./embedder-coverage.js";
+
+/** A query as every stage of the pipeline sees it. */
+export interface RouteQuery {
+  text: string;
+  /** analyseText(text): stemmed content terms. */
+  terms: string[];
+  /** Unit vector of the query (context blended in, when given). */
+  vector: Float32Array;
+  /** The embedder reads the query's script; when not, dense evidence says nothing and is left out. */
+  readable: boolean;
+}
+
+// Recent conversation shifts the query vector a little; the message itself stays dominant.
+const CONTEXT_WEIGHT = 0.3;
+
+/** The library and CLI are held to the HTTP API's contract, with its error codes. */
+export function checkRequest(text: unknown, options: RouteOptions): void {
+  const { signal: _signal, ...rest } = options;
+  const parsed = routeRequestSchema.safeParse({ ...rest, query: text });
+  if (!parsed.success) throw requestError(parsed.error);
+}
+
+/** Analyses and embeds a message, with the last few messages of context blended into its vector. */
+export async function prepareQuery(encoder: QueryEncoder, text: string, context: ContextMessage[] | undefined, signal?: AbortSignal): Promise<RouteQuery> {
+  const vector = Float32Array.from(await encoder.embedQuery(text, signal));
+  const recent = (context ?? []).map((message) => (typeof message === "string" ? message : message.content)).filter((message) => message.trim() !== "");
+  if (recent.length > 0) {
+    const contextVector = await encoder.embedQuery(recent.join("\n"), signal);
+    for (let i = 0; i < vector.length; i++) vector[i]! += CONTEXT_WEIGHT * contextVector[i]!;
+    normalise(vector);
+  }
+  return { text, terms: analyseText(text), vector, readable: embedderReads(text) };
+}

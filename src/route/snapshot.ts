@@ -1,0 +1,110 @@
+import { statSync } from "node:fs";
+import { asIndexError, openIndexForRead, type IndexDatabase } from "../store/database.js";
+import { fusionFor } from "./fusion-params.js";
+import type { FusionParams } from "./fusion.js";
+import { lexicalIndex, type LexicalIndex } from "./lexical-index.js";
+import type { Retriever, RetrieverFactory } from "./retriever.js";
+import { loadRouteModel, type RouteModel } from "./route-model.js";
+
+/** Everything derived from one index version, swapped as a whole so a request never sees two versions. */
+export interface Snapshot {
+  model: RouteModel;
+  lexical: LexicalIndex;
+  retrievers: Retriever[];
+  fusion: FusionParams;
+  /** Held in one read transaction: bodies and listings come from the same version as the model, even after `router index` commits. */
+  db: IndexDatabase;
+}
+
+export interface SnapshotOptions {
+  retrievers: RetrieverFactory[];
+  /** Fusion parameters to use instead of the index's fitted (or the default) ones. */
+  fusion?: FusionParams;
+}
+
+/** The current snapshot of an index file, replaced when another process commits a new version. */
+export interface SnapshotHolder {
+  current(): Snapshot;
+  /** Runs work on the current snapshot; a snapshot replaced meanwhile stays open until its last user is done. */
+  use<T>(work: (snapshot: Snapshot) => Promise<T>): Promise<T>;
+  /** Loads a newly committed version (true when it did); only a stat when the file has not changed. `check` may refuse it. */
+  refresh(check?: (next: Snapshot) => void): boolean;
+  close(): void;
+}
+
+interface Held {
+  snapshot: Snapshot;
+  /** The meta table when loaded; any change (an index run, `router fit`) means a reload. */
+  stamp: string;
+  /** Requests using this snapshot now; a replaced snapshot's connection closes when the last one ends. */
+  users: number;
+  retired: boolean;
+}
+
+/** Opens the index file's current version. */
+export function holdSnapshot(file: string, options: SnapshotOptions): SnapshotHolder {
+  // Taken before the first read, so a version committed while loading is still noticed.
+  let seenFile = fileSignature(file);
+  let held = load(file, options, undefined)!;
+  return {
+    current: () => held.snapshot,
+    async use(work) {
+      const mine = held;
+      mine.users++;
+      try {
+        return await work(mine.snapshot);
+      } finally {
+        mine.users--;
+        if (mine.retired && mine.users === 0) mine.snapshot.db.close();
+      }
+    },
+    refresh(check) {
+      const signature = fileSignature(file);
+      if (signature === seenFile) return false;
+      seenFile = signature;
+      // Loading is synchronous, so no request runs between building the new snapshot and swapping it in.
+      const next = load(file, options, held.stamp, check);
+      if (!next) return false;
+      retire(held);
+      held = next;
+      return true;
+    },
+    close: () => retire(held),
+  };
+}
+
+/** A read connection inside one transaction, pinned to the version committed when it first read; undefined when that is `unchangedFrom`. */
+function load(file: string, options: SnapshotOptions, unchangedFrom: string | undefined, check?: (snapshot: Snapshot) => void): Held | undefined {
+  const db = openIndexForRead(file);
+  try {
+    db.exec("BEGIN");
+    const stamp = JSON.stringify(db.prepare("SELECT key, value FROM meta ORDER BY key").all());
+    if (stamp === unchangedFrom) {
+      db.close();
+      return undefined;
+    }
+    const model = loadRouteModel(db);
+    const lexical = lexicalIndex(model);
+    const snapshot: Snapshot = { model, lexical, retrievers: options.retrievers.map((create) => create({ model, lexical })), fusion: options.fusion ?? fusionFor(db, model.embedder), db };
+    check?.(snapshot);
+    return { snapshot, stamp, users: 0, retired: false };
+  } catch (error) {
+    db.close();
+    throw asIndexError(error, file);
+  }
+}
+
+function retire(held: Held): void {
+  held.retired = true;
+  if (held.users === 0) held.snapshot.db.close();
+}
+
+/** The index file and its WAL as stat sees them: a commit by `router index` or `router fit` always changes the WAL's size or time. */
+function fileSignature(file: string): string {
+  return [file, `${file}-wal`]
+    .map((part) => {
+      const stat = statSync(part, { throwIfNoEntry: false });
+      return stat ? `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}` : "-";
+    })
+    .join("|");
+}
