@@ -3,6 +3,7 @@ import { routeRequestSchema, type ContextMessage, type RouteOptions } from "../c
 import type { QueryEncoder } from "../models/query-encoder.js";
 import { normalise } from "../models/vector-math.js";
 import { analyseText } from "../text/analyse-text.js";
+import { glossHan } from "../text/han-gloss.js";
 import { embedderReads } from "./embedder-coverage.js";
 
 /** A query as every stage of the pipeline sees it. */
@@ -10,10 +11,14 @@ export interface RouteQuery {
   text: string;
   /** analyseText(text): stemmed content terms. */
   terms: string[];
+  /** For a Chinese query: the terms of its English gloss, which BM25 reads too (keywords need the user's own words). */
+  glossTerms?: string[];
   /** Unit vector of the query (context blended in, when given). */
   vector: Float32Array;
   /** The embedder reads the query's script; when not, dense evidence says nothing and is left out. */
   readable: boolean;
+  /** For a Chinese query: the unit vector of its English gloss, which finds candidates among skills written in English. */
+  gloss?: Float32Array;
 }
 
 // Recent conversation shifts the query vector a little; the message itself stays dominant.
@@ -35,5 +40,9 @@ export async function prepareQuery(encoder: QueryEncoder, text: string, context:
     for (let i = 0; i < vector.length; i++) vector[i]! += CONTEXT_WEIGHT * contextVector[i]!;
     normalise(vector);
   }
-  return { text, terms: analyseText(text), vector, readable: embedderReads(text) };
+  const readable = embedderReads(text);
+  // A Chinese request is also read in English, so that skills written in English can match it (CC-CEDICT glosses).
+  const gloss = readable ? undefined : glossHan(text);
+  if (!gloss) return { text, terms: analyseText(text), vector, readable };
+  return { text, terms: analyseText(text), glossTerms: analyseText(gloss), vector, readable, gloss: Float32Array.from(await encoder.embedQuery(gloss, signal)) };
 }
