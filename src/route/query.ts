@@ -4,6 +4,7 @@ import type { QueryEncoder } from "../models/query-encoder.js";
 import { normalise } from "../models/vector-math.js";
 import { analyseText } from "../text/analyse-text.js";
 import { glossHan } from "../text/han-gloss.js";
+import { withoutNegatedSpans } from "../text/negated-spans.js";
 import { embedderReads } from "./embedder-coverage.js";
 
 /** A query as every stage of the pipeline sees it. */
@@ -33,7 +34,9 @@ export function checkRequest(text: unknown, options: RouteOptions): void {
 
 /** Analyses and embeds a message, with the last few messages of context blended into its vector. */
 export async function prepareQuery(encoder: QueryEncoder, text: string, context: ContextMessage[] | undefined, signal?: AbortSignal): Promise<RouteQuery> {
-  const vector = Float32Array.from(await encoder.embedQuery(text, signal));
+  // What the request says it does not want is no evidence for a skill: left out of what is matched, words and meaning.
+  const wanted = withoutNegatedSpans(text);
+  const vector = Float32Array.from(await encoder.embedQuery(wanted.trim() === "" ? text : wanted, signal));
   const recent = (context ?? []).map((message) => (typeof message === "string" ? message : message.content)).filter((message) => message.trim() !== "");
   if (recent.length > 0) {
     const contextVector = await encoder.embedQuery(recent.join("\n"), signal);
@@ -42,7 +45,7 @@ export async function prepareQuery(encoder: QueryEncoder, text: string, context:
   }
   const readable = embedderReads(text);
   // A Chinese request is also read in English, so that skills written in English can match it (CC-CEDICT glosses).
-  const gloss = readable ? undefined : glossHan(text);
-  if (!gloss) return { text, terms: analyseText(text), vector, readable };
-  return { text, terms: analyseText(text), glossTerms: analyseText(gloss), vector, readable, gloss: Float32Array.from(await encoder.embedQuery(gloss, signal)) };
+  const gloss = readable ? undefined : glossHan(wanted);
+  if (!gloss) return { text, terms: analyseText(wanted), vector, readable };
+  return { text, terms: analyseText(wanted), glossTerms: analyseText(gloss), vector, readable, gloss: Float32Array.from(await encoder.embedQuery(gloss, signal)) };
 }
