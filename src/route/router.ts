@@ -53,8 +53,9 @@ export interface Router {
   /**
    * Reloads the index when another process has written a new version; true when it did. Only a stat when the file
    * has not changed, so call it as often as you like; a version that fails to load is tried again once the file changes again.
+   * The load yields to the event loop as it goes: routes meanwhile answer from the version loaded before.
    */
-  refresh(): boolean;
+  refresh(): Promise<boolean>;
   status(): RouterStatus;
   close(): Promise<void>;
 }
@@ -86,7 +87,7 @@ const DEFAULT_CANDIDATES = 20;
 const DEFAULT_RETRIEVERS: RetrieverFactory[] = [denseRetriever, bm25Retriever, keywordRetriever];
 
 export async function createRouter(options: RouterOptions): Promise<Router> {
-  const holder = holdSnapshot(options.db, { retrievers: options.retrievers ?? DEFAULT_RETRIEVERS, ...(options.fusion ? { fusion: options.fusion } : {}) });
+  const holder = await holdSnapshot(options.db, { retrievers: options.retrievers ?? DEFAULT_RETRIEVERS, ...(options.fusion ? { fusion: options.fusion } : {}) });
   let encoder: QueryEncoder;
   try {
     encoder = options.queryEncoder ?? (await createQueryEncoder({ indexEmbedder: holder.current().model.embedder }));
@@ -125,7 +126,7 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
       return {
         indexVersion: model.indexVersion,
         skills: model.skills.length,
-        vectors: model.texts.length,
+        vectors: model.textCount,
         embedder: model.embedder,
         reranker: tieBreak.reranker?.id ?? null,
         rerankerUnavailable: tieBreak.unavailable,

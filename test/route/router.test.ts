@@ -116,11 +116,11 @@ describe("router lifecycle", () => {
     await runIndex({ paths: [own], db: ownDb });
     const live = await createRouter({ db: ownDb });
     try {
-      expect(live.refresh()).toBe(false);
+      expect(await live.refresh()).toBe(false);
       writeAgentSkill(own, "beta", { description: "Beta things." });
       await runIndex({ paths: [own], db: ownDb });
       expect(live.status().skills).toBe(1);
-      expect(live.refresh()).toBe(true);
+      expect(await live.refresh()).toBe(true);
       expect(live.status()).toMatchObject({ skills: 2, indexVersion: 2 });
     } finally {
       await live.close();
