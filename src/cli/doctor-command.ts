@@ -31,6 +31,8 @@ interface DoctorReport {
   status: "ok" | "warnings" | "problems";
   config: ConfigReport;
   models: ModelDiagnosis;
+  /** The Chinese-English gloss table that lets Chinese requests match skills written in English. */
+  hanGlosses: boolean;
   index: IndexReport;
   warnings: string[];
   problems: string[];
@@ -57,6 +59,9 @@ async function buildReport(options: Record<string, unknown>, modelsDir: string):
   const { diagnoseModels } = await import("../models/diagnose-models.js");
   const models = await diagnoseModels({ modelsDir });
   const index = await readIndex(db);
+  const { hanGlossesAvailable } = await import("../text/han-gloss.js");
+  const hanGlosses = hanGlossesAvailable();
+  if (!hanGlosses) warnings.push("the Chinese gloss table is missing (models/han-glosses): Chinese requests match only skills written in Chinese; run `npm run build`");
   if ("error" in models.embedder) problems.push(`embedder: ${models.embedder.error.message}`);
   else if (!models.embedder.check.ok) problems.push(`embedder ${models.embedder.id} does not load: ${models.embedder.check.message}`);
   // The reranker only matters when the tie-break is asked for; otherwise its absence is how things should be.
@@ -69,7 +74,7 @@ async function buildReport(options: Record<string, unknown>, modelsDir: string):
     if (index.embedder && "id" in models.embedder && index.embedder !== models.embedder.id) warnings.push(...(await embedderChange(index.embedder, models.embedder.id, modelsDir, problems)));
   }
   const status = problems.length > 0 ? "problems" : warnings.length > 0 ? "warnings" : "ok";
-  return { status, config, models, index, warnings, problems };
+  return { status, config, models, hanGlosses, index, warnings, problems };
 }
 
 function readConfig(options: Record<string, unknown>, warnings: string[], problems: string[]): { config: ConfigReport; db: string } {
@@ -144,6 +149,7 @@ function formatReport(report: DoctorReport): string {
   const tieBreak = "settings" in report.config && report.config.settings.tieBreak === true;
   lines.push("", "Reranker (tie-break between close candidates)", `  tie-break  ${tieBreak ? "on" : "off (ROUTER_TIE_BREAK)"}`);
   lines.push(`  model      ${models.reranker.available ? `${models.reranker.id}, ok, ${models.reranker.check.ms} ms to load and score` : `unavailable: ${models.reranker.reason}`}`);
+  lines.push("", "Chinese glosses", `  ${report.hanGlosses ? "ready: Chinese requests are also read in English (CC-CEDICT)" : "missing (run `npm run build`)"}`);
   lines.push("", `Index (${index.path})`);
   if (index.error) lines.push(`  error      [${index.error.code}] ${index.error.message}`);
   else if (!index.exists) lines.push("  none yet");

@@ -3,7 +3,7 @@ import { decide, rankedCandidate, type DecisionParams, type RankedCandidate } fr
 import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../route/fusion.js";
 import { routableQuery } from "../contract/limits.js";
 import type { Router } from "../route/router.js";
-import { denseStandIn, scoreCandidates, type Scoring } from "../route/score.js";
+import { scoreCandidates, type Scoring } from "../route/score.js";
 import { abstainSimilarity, type Evidence } from "../route/signals.js";
 import { fitConditionalLogit, rescaleToFit } from "./conditional-logit.js";
 import { fitLogistic } from "./logistic-regression.js";
@@ -97,9 +97,7 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   const scope = hasBoth
     ? fitLogistic(
         // The in-scope model's inputs depend only on the ranking weights, already learned.
-        samples
-          .map((sample, index) => scoreCandidates(draft, sample.evidence, sample.features, abstainSims[index]!, denseStandIn(draft, sample.readable)).scopeFeatures)
-          .map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
+        samples.map((sample, index) => scoreCandidates(draft, sample.evidence, sample.features, abstainSims[index]!).scopeFeatures).map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
         samples.map((sample) => (sample.expected === null ? 0 : 1)),
       )
     : undefined;
@@ -110,7 +108,7 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
       : { ...options.fallback.scope, weights: { ...options.fallback.scope.weights, abstain_sim: 0 } },
   };
 
-  const decisions = samples.map((sample, index) => decisionInput(sample, scoreCandidates(params, sample.evidence, sample.features, abstainSims[index]!, denseStandIn(params, sample.readable))));
+  const decisions = samples.map((sample, index) => decisionInput(sample, scoreCandidates(params, sample.evidence, sample.features, abstainSims[index]!)));
   const minRouted = routingTarget(options.minRouted ?? DEFAULT_MIN_ROUTED, decisions.filter((decision) => decision.expected !== null).length);
   Object.assign(params, chooseRule(decisions, minRouted));
   const skillThresholds = indexSpecific ? perSkillThresholds(decisions, params) : {};

@@ -22,9 +22,9 @@ export function denseRetriever({ model }: RetrievalSources): Retriever {
   return {
     name: "dense",
     retrieve(query: RouteQuery, limit: number, allowed?: (skill: number) => boolean): Candidate[] {
-      // A query in a script the embedder cannot read lands near everything: no dense candidates.
-      if (!query.readable) return [];
-      const vector = query.vector;
+      // A query in a script the embedder cannot read lands near everything: only its English gloss, if any, finds candidates.
+      const vector = query.readable ? query.vector : query.gloss;
+      if (!vector) return [];
       const pool = codes ? nearestByCode(codes, signCodes(vector, 1, dimension), count, Math.max(RESCORE_MIN, limit * RESCORE_FACTOR), allowed) : undefined;
       scores.fill(-Infinity);
       if (pool) for (const skill of pool) scores[skill] = dotRow(vector, centroids, skill, dimension);

@@ -30,6 +30,7 @@ export function lexicalIndex(model: Pick<RouteModel, "skills">): LexicalIndex {
   engine.consolidate();
   const matcher = keywordMatcher(model);
   const isSkill = (values: Record<string, unknown>) => (values["skill"] as number) >= 0;
+  const search = (terms: string[]) => new Map(engine.search(terms.join(" "), model.skills.length, isSkill).map(([id, score]) => [Number(id), score] as [number, number]));
   // The retriever and the evidence both read a query's scores: one search serves both.
   const bm25Memo = new WeakMap<RouteQuery, Map<number, number>>();
   const keywordMemo = new WeakMap<RouteQuery, Map<number, KeywordMatch>>();
@@ -37,7 +38,8 @@ export function lexicalIndex(model: Pick<RouteModel, "skills">): LexicalIndex {
     bm25(query) {
       let scores = bm25Memo.get(query);
       if (!scores) {
-        scores = new Map(engine.search(query.terms.join(" "), model.skills.length, isSkill).map(([id, score]) => [Number(id), score]));
+        // A Chinese query is searched in its own words and their English gloss together.
+        scores = search(query.glossTerms ? [...query.terms, ...query.glossTerms] : query.terms);
         bm25Memo.set(query, scores);
       }
       return scores;

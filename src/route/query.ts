@@ -3,6 +3,8 @@ import { routeRequestSchema, type ContextMessage, type RouteOptions } from "../c
 import type { QueryEncoder } from "../models/query-encoder.js";
 import { normalise } from "../models/vector-math.js";
 import { analyseText } from "../text/analyse-text.js";
+import { glossHan } from "../text/han-gloss.js";
+import { withoutNegatedSpans } from "../text/negated-spans.js";
 import { embedderReads } from "./embedder-coverage.js";
 
 /** A query as every stage of the pipeline sees it. */
@@ -10,10 +12,14 @@ export interface RouteQuery {
   text: string;
   /** analyseText(text): stemmed content terms. */
   terms: string[];
+  /** For a Chinese query: the terms of its English gloss, which BM25 reads too (keywords need the user's own words). */
+  glossTerms?: string[];
   /** Unit vector of the query (context blended in, when given). */
   vector: Float32Array;
   /** The embedder reads the query's script; when not, dense evidence says nothing and is left out. */
   readable: boolean;
+  /** For a Chinese query: the unit vector of its English gloss, which finds candidates among skills written in English. */
+  gloss?: Float32Array;
 }
 
 // Recent conversation shifts the query vector a little; the message itself stays dominant.
@@ -28,12 +34,18 @@ export function checkRequest(text: unknown, options: RouteOptions): void {
 
 /** Analyses and embeds a message, with the last few messages of context blended into its vector. */
 export async function prepareQuery(encoder: QueryEncoder, text: string, context: ContextMessage[] | undefined, signal?: AbortSignal): Promise<RouteQuery> {
-  const vector = Float32Array.from(await encoder.embedQuery(text, signal));
+  // What the request says it does not want is no evidence for a skill: left out of what is matched, words and meaning.
+  const wanted = withoutNegatedSpans(text);
+  const vector = Float32Array.from(await encoder.embedQuery(wanted.trim() === "" ? text : wanted, signal));
   const recent = (context ?? []).map((message) => (typeof message === "string" ? message : message.content)).filter((message) => message.trim() !== "");
   if (recent.length > 0) {
     const contextVector = await encoder.embedQuery(recent.join("\n"), signal);
     for (let i = 0; i < vector.length; i++) vector[i]! += CONTEXT_WEIGHT * contextVector[i]!;
     normalise(vector);
   }
-  return { text, terms: analyseText(text), vector, readable: embedderReads(text) };
+  const readable = embedderReads(text);
+  // A Chinese request is also read in English, so that skills written in English can match it (CC-CEDICT glosses).
+  const gloss = readable ? undefined : glossHan(wanted);
+  if (!gloss) return { text, terms: analyseText(wanted), vector, readable };
+  return { text, terms: analyseText(wanted), glossTerms: analyseText(gloss), vector, readable, gloss: Float32Array.from(await encoder.embedQuery(gloss, signal)) };
 }

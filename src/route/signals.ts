@@ -27,16 +27,20 @@ export interface Evidence {
 
 const NO_MATCH: KeywordMatch = { keywords: [], phrases: [] };
 
+const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
+
 /**
- * Exact signals for each candidate: dense similarities over all of its texts, BM25, keyword hits, negatives.
- * For a query the embedder cannot read the dense signals are 0 for all.
+ * Exact signals for each candidate: dense similarities over all of its texts, BM25, keyword hits, negatives. For a
+ * query the embedder cannot read, the dense similarities are `typicalSimilarity` for every candidate (a wrong skill's
+ * on this index), so they count neither for nor against any skill and the words decide. (A Chinese query's English
+ * gloss finds candidates and joins BM25, but is not compared densely: its similarities run on another scale.)
  */
-export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query: RouteQuery, candidates: number[]): Evidence[] {
-  const vector = query.readable ? query.vector : undefined;
+export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query: RouteQuery, candidates: number[], typicalSimilarity: number): Evidence[] {
   const bm25Scores = lexical.bm25(query);
   const keywordMatches = lexical.keywords(query);
+  const vector = query.readable ? query.vector : undefined;
   const similarity = (row: number): number => (vector ? dotRow(vector, model.matrix, row, model.dimension) : 0);
-  return candidates.map((index) => {
+  const evidence = candidates.map((index): Evidence => {
     const skill = model.skills[index]!;
     const querySims = vector ? skill.queryRows.map(similarity) : [];
     let best = -1;
@@ -78,6 +82,9 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       negative: penalty > 0 ? model.texts[negativeBest]! : null,
     };
   });
+  if (vector) return evidence;
+  const standIn = Object.fromEntries(SIMILARITIES.map((signal) => [signal, typicalSimilarity]));
+  return evidence.map((item) => ({ ...item, signals: { ...item.signals, ...standIn } }));
 }
 
 const ABSTAIN_DEPTH = 3;

@@ -43,6 +43,12 @@ describe("router.route", () => {
     expect([result.warnings, result.reranker, router.status().reranker]).toEqual([[], null, null]);
   });
 
+  it("routes a Chinese request to the English skill it means, through the request's English gloss", async () => {
+    expect((await router.route("我的容器一直重启，怎么排查")).selected).toEqual(["k8s-debug"]);
+    expect((await router.route("柏林现在的天气怎么样")).selected).toEqual(["get_current_weather"]);
+    expect((await router.route("帮我写一个提交信息")).selected).toEqual(["git-commit-messages"]);
+  });
+
   it("routes tools too", async () => {
     expect((await router.route("what is the current weather in Berlin")).selected).toEqual(["get_current_weather"]);
   });

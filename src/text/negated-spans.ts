@@ -1,0 +1,26 @@
+// What a request says it does not want: "summarise the incident, but do not package it as a skill", "不使用 Coolify".
+// Words in such a span are no evidence for a skill that deals with them (often they point away from it).
+
+// Instructions, not descriptions of a problem: "don't touch the database" excludes it, "the pod doesn't start" does not.
+const ENGLISH_CUE = /(?<=^\s*|[,.;:!?(]\s*|\b(?:but|and|please|just)\s+)(?:do not|don't|dont|never)\b|\b(?:without|instead of|rather than|except|no need to|avoid)\b/gi;
+const CHINESE_CUE = /(?:而不是|不要|不用|不需要|无需|不必|别|勿|先不|不[做使涉改动删碰含包打修]|除了)/g;
+// A negated span ends at the end of its clause, or where the request turns back ("but", "而是").
+const CLAUSE_END = /[,.;:!?，。；：！？、\n]|\b(?:but|then|and then|instead)\b|但|而是|然后/i;
+
+/** The text with every negated span blanked out (its length and the rest kept). */
+export function withoutNegatedSpans(text: string): string {
+  const spans: [number, number][] = [];
+  for (const cue of [ENGLISH_CUE, CHINESE_CUE]) {
+    for (const match of text.matchAll(cue)) {
+      const start = match.index!;
+      const after = start + match[0].length;
+      const end = text.slice(after).search(CLAUSE_END);
+      spans.push([start, end === -1 ? text.length : after + end]);
+    }
+  }
+  if (spans.length === 0) return text;
+  // Offsets are in UTF-16 units: blank by units (a negated emoji leaves two spaces).
+  const units = text.split("");
+  for (const [start, end] of spans) for (let at = start; at < end; at++) units[at] = " ";
+  return units.join("");
+}
