@@ -52,7 +52,7 @@ function sourceField(file: string, name: string, field: string): number {
 }
 
 const CANDIDATES = sourceConstant("src/route/router.ts", "DEFAULT_CANDIDATES");
-const weight = (field: string) => sourceField("src/route/lexical-index.ts", "FIELD_WEIGHTS", field);
+const weight = (field: string) => sourceField("src/route/lexical-tables.ts", "FIELD_WEIGHTS", field);
 
 /** What the example skills route and measure to now; filled in beforeAll. */
 const live = {
@@ -114,7 +114,7 @@ const CLAIMS: Claim[] = [
     file: "docs/routing.md",
     pattern:
       /name \(weight ([\d.]+)\), keywords \(([\d.]+)\), phrases \(([\d.]+)\), queries \(([\d.]+)\), description \(([\d.]+)\) and the first ([\d,]+) characters of a skill's instructions \(([\d.]+)\)/g,
-    values: () => [weight("name"), weight("keywords"), weight("phrases"), weight("queries"), weight("description"), sourceConstant("src/route/route-model.ts", "BODY_START_CHARS"), weight("body")],
+    values: () => [weight("name"), weight("keywords"), weight("phrases"), weight("queries"), weight("description"), sourceConstant("src/route/build-routing-data.ts", "BODY_START_CHARS"), weight("body")],
   },
   {
     file: "docs/routing.md",
