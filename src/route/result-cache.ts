@@ -5,8 +5,6 @@ import type { Snapshot } from "./snapshot.js";
 // Answers kept per index version: agents resend the same message (retries, several hooks), and a hit costs
 // microseconds instead of an embedding and a scoring. Bounded in bytes, since answers with bodies are large.
 const RESULT_CACHE_BYTES = 32 * 1024 * 1024;
-// What an answer without bodies weighs, roughly: k explained candidates.
-const BASE_ANSWER_BYTES = 4096;
 
 export interface ResultCache {
   get(snapshot: Snapshot, query: string, options: RouteOptions): RouteResult | undefined;
@@ -15,20 +13,20 @@ export interface ResultCache {
 
 /** Route answers by (index version, query, options): a new version starts empty, so no answer outlives its index. */
 export function resultCache(): ResultCache {
-  const caches = new WeakMap<Snapshot, LRUCache<string, RouteResult>>();
+  // Kept as JSON: parsing it gives every caller its own copy, so one that edits its answer cannot change the next one's.
+  const caches = new WeakMap<Snapshot, LRUCache<string, string>>();
   const cacheOf = (snapshot: Snapshot) => {
     let cache = caches.get(snapshot);
-    if (!cache) caches.set(snapshot, (cache = new LRUCache({ maxSize: RESULT_CACHE_BYTES, sizeCalculation: answerBytes })));
+    if (!cache) caches.set(snapshot, (cache = new LRUCache({ maxSize: RESULT_CACHE_BYTES, sizeCalculation: (answer) => 2 * answer.length })));
     return cache;
   };
   return {
     get(snapshot, query, options) {
       const hit = caches.get(snapshot)?.get(cacheKey(query, options));
-      // A copy, so a caller that edits its answer cannot change the next caller's.
-      return hit && structuredClone(hit);
+      return hit === undefined ? undefined : (JSON.parse(hit) as RouteResult);
     },
     set(snapshot, query, options, result) {
-      cacheOf(snapshot).set(cacheKey(query, options), structuredClone(result));
+      cacheOf(snapshot).set(cacheKey(query, options), JSON.stringify(result));
     },
   };
 }
@@ -37,8 +35,4 @@ export function resultCache(): ResultCache {
 function cacheKey(query: string, options: RouteOptions): string {
   const { signal: _signal, ...shaping } = options;
   return JSON.stringify([query, shaping]);
-}
-
-function answerBytes(result: RouteResult): number {
-  return result.skills.reduce((sum, skill) => sum + 2 * (skill.body?.length ?? 0), BASE_ANSWER_BYTES);
 }
