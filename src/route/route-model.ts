@@ -61,7 +61,7 @@ const VECTOR_CACHE_BYTES = 64 * 1024 * 1024;
 const SKILL_ROWS_PER_READ = 500;
 
 /** Loads one index version (call inside its read transaction): skill metadata and the routing data written with it. */
-export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<void> | undefined = loadPacer()): Promise<RouteModel> {
+export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<void> | undefined = loadPacer(), vectorCacheBytes = VECTOR_CACHE_BYTES): Promise<RouteModel> {
   const meta = readMeta(db);
   const skills: SkillEntry[] = [];
   // Read a row at a time with pauses: 10,000 skills take some 35 ms, too long to hold the event loop.
@@ -92,33 +92,35 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     centroidCodes: (dense?.arrays.codes as Uint32Array | undefined) ?? new Uint32Array(0),
     lexical: lexical ?? { arrays: {}, values: {} },
     textCount: (dense?.values.textCount as number | undefined) ?? 0,
-    vectors: vectorReader(db, skills, dimension),
+    vectors: vectorReader(db, skills, dimension, vectorCacheBytes),
     abstain: readAbstainExamples(db, meta.embedder ?? null, dimension),
   };
 }
 
 /** Reads candidates' vectors from the index by skill, keeping recently read skills in a cache bounded in bytes. */
-function vectorReader(db: IndexDatabase, skills: SkillEntry[], dimension: number): (indexes: number[]) => SkillVectors[] {
+function vectorReader(db: IndexDatabase, skills: SkillEntry[], dimension: number, cacheBytes: number): (indexes: number[]) => SkillVectors[] {
   const read = skillTextReader(db, dimension);
   const cache = new LRUCache<number, SkillVectors>({
-    maxSize: VECTOR_CACHE_BYTES,
+    maxSize: cacheBytes,
     sizeCalculation: (entry) => [entry.description, ...entry.queries, ...entry.negatives].reduce((sum, text) => sum + (text ? text.vector.byteLength + text.text.length * 2 : 0), 64),
   });
   return (indexes) => {
-    const missing = indexes.filter((index) => !cache.has(index));
-    if (missing.length > 0) {
-      const fetched = read(missing.map((index) => skills[index]!.id));
-      for (const index of missing) {
-        const entry: SkillVectors = { description: undefined, queries: [], negatives: [] };
-        for (const text of fetched.get(skills[index]!.id)!) {
-          if (text.kind === "description") entry.description = text;
-          else if (text.kind === "query") entry.queries.push(text);
-          else entry.negatives.push(text);
-        }
-        cache.set(index, entry);
+    // Taken from the cache before anything is added to it: adding the missing ones may evict cached ones.
+    const found = indexes.map((index) => cache.get(index));
+    const missing = indexes.filter((_, at) => found[at] === undefined);
+    if (missing.length === 0) return found as SkillVectors[];
+    const fetched = read(missing.map((index) => skills[index]!.id));
+    return indexes.map((index, at) => {
+      if (found[at]) return found[at];
+      const entry: SkillVectors = { description: undefined, queries: [], negatives: [] };
+      for (const text of fetched.get(skills[index]!.id)!) {
+        if (text.kind === "description") entry.description = text;
+        else if (text.kind === "query") entry.queries.push(text);
+        else entry.negatives.push(text);
       }
-    }
-    return indexes.map((index) => cache.get(index)!);
+      cache.set(index, entry);
+      return entry;
+    });
   };
 }
 
