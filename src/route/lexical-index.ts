@@ -4,7 +4,7 @@ import type { RouteQuery } from "./query.js";
 
 /** The lexical evidence of one index version: BM25F over each skill's fields and exact keyword and phrase hits. */
 export interface LexicalIndex {
-  /** Raw BM25F score of every skill sharing a term with the query, best first (computed once per query, however often asked). */
+  /** Raw BM25F score of every skill sharing a term with the query, in no order (computed once per query, however often asked). */
   bm25(query: RouteQuery): Map<number, number>;
   /** Skill -> the manifest keywords and phrases the query holds (once per query). */
   keywords(query: RouteQuery): Map<number, KeywordMatch>;
@@ -40,12 +40,14 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
         scores[skill]! += postingScores[at]!;
       }
     }
-    const found = touched.map((skill) => [skill, scores[skill]!] as [number, number]).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    // Unsorted: a common word touches thousands of skills, and the retriever wants only the best few.
+    const found = new Map<number, number>();
     for (const skill of touched) {
+      found.set(skill, scores[skill]!);
       scores[skill] = 0;
       seen[skill] = 0;
     }
-    return new Map(found);
+    return found;
   };
   // The retriever and the evidence both read a query's scores: one search serves both.
   const bm25Memo = new WeakMap<RouteQuery, Map<number, number>>();

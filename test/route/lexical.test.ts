@@ -90,8 +90,6 @@ describe("BM25F tables", () => {
       const theirs = winkScores(sources, text);
       expect([...ours.keys()].sort((a, b) => a - b)).toEqual([...theirs.keys()].sort((a, b) => a - b));
       for (const [index, score] of theirs) expect(ours.get(index)).toBeCloseTo(score, 4);
-      const values = [...ours.values()];
-      for (let i = 1; i < values.length; i++) expect(values[i - 1]).toBeGreaterThanOrEqual(values[i]!);
     }
   });
 });
