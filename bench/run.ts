@@ -30,7 +30,7 @@ await runBench({
   sizes: [100, 1000, 10000, 100000],
   probeQueries: 300,
   probeWarmup: 20,
-  httpSizes: [1000, 10000],
+  httpSizes: [1000, 10000, 100000],
   http: {
     warmup: 50,
     runs: [
