@@ -14,7 +14,7 @@ RUN npm ci && npm prune --omit=dev
 # Runtime stage: no compiler, no dev dependencies; runs as the unprivileged node user (uid 1000).
 FROM node:20-bookworm-slim
 WORKDIR /app
-# 0.0.0.0 so `docker run -p` reaches it; a Kubernetes sidecar sets ROUTER_HOST=127.0.0.1 (see README, Operations).
+# 0.0.0.0 so `docker run -p` reaches it; a Kubernetes sidecar sets ROUTER_HOST=127.0.0.1 (see docs/operations.md, "Kubernetes: the router as a sidecar").
 ENV NODE_ENV=production \
     ROUTER_HOST=0.0.0.0 \
     ROUTER_PORT=8787 \

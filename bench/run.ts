@@ -27,10 +27,10 @@ await runBench({
     { name: "clinc150", file: path.join(shared, "eval", "clinc150.json") },
   ],
   corpus: path.join(shared, "corpus"),
-  sizes: [100, 1000, 10000],
+  sizes: [100, 1000, 10000, 100000],
   probeQueries: 300,
   probeWarmup: 20,
-  httpSizes: [1000, 10000],
+  httpSizes: [1000, 10000, 100000],
   http: {
     warmup: 50,
     runs: [

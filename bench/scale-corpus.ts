@@ -46,14 +46,27 @@ export function readCorpus(root: string): CorpusItem[] {
   return items;
 }
 
-/** The first n items in a fixed pseudo-random order: every kind in proportion, and each size a subset of the next. */
+/**
+ * The first n items in a fixed pseudo-random order: every kind in proportion, and each size a subset of the next.
+ * Beyond the corpus's own items, its tools come again as synthetic copies (server or function renamed `-copy-N`).
+ */
 export function sampleCorpus(items: CorpusItem[], n: number, seed = "skill-router-scale"): CorpusItem[] {
   const rank = (item: CorpusItem) => createHash("sha256").update(`${seed}\u0000${item.key}`).digest("hex");
-  return items
+  const ordered = items
     .map((item) => ({ item, order: rank(item) }))
     .sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0))
-    .slice(0, n)
     .map((entry) => entry.item);
+  const tools = ordered.filter((item) => item.kind !== "skill");
+  for (let copy = 1; ordered.length < n && tools.length > 0; copy++) ordered.push(...tools.map((item) => toolCopy(item, copy)));
+  return ordered.slice(0, n);
+}
+
+/** A tool under another name: the same text, routable beside the original. */
+function toolCopy(item: CorpusItem, copy: number): CorpusItem {
+  if (item.kind === "mcp") return { ...item, key: `${item.key}-copy-${copy}`, server: `${item.server}-copy-${copy}` };
+  if (item.kind === "skill") return item;
+  const fn = item.definition["function"] as Record<string, unknown>;
+  return { ...item, key: `${item.key}-copy-${copy}`, definition: { ...item.definition, function: { ...fn, name: `${fn["name"]}_copy_${copy}` } } };
 }
 
 /** Writes the items as a skills folder `router index` reads: SKILL.md copies, one MCP collection, one OpenAI function file. */

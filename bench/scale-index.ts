@@ -5,6 +5,7 @@ import path from "node:path";
 import { runIndex } from "../src/indexer/run-index.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
 import { openIndexForRead } from "../src/store/database.js";
+import { SCHEMA_VERSION } from "../src/store/migrations.js";
 import { countTexts } from "../src/store/vectors.js";
 import { writeCorpus, type CorpusItem } from "./scale-corpus.js";
 
@@ -30,7 +31,7 @@ export async function scaleIndex(items: CorpusItem[], requested: number, cacheDi
   const dir = mkdtempSync(path.join(tmpdir(), "bench-scale-"));
   try {
     writeCorpus(items, dir);
-    const key = createHash("sha256").update(planEmbedder().id).update(treeContent(dir)).digest("hex").slice(0, 16);
+    const key = createHash("sha256").update(`${SCHEMA_VERSION}`).update(planEmbedder().id).update(treeContent(dir)).digest("hex").slice(0, 16);
     const db = path.join(cacheDir, `scale-${requested}-${key}.db`);
     const statsFile = `${db}.json`;
     if (!fresh && existsSync(db) && existsSync(statsFile)) return { db, build: { ...(JSON.parse(readFileSync(statsFile, "utf8")) as ScaleBuild), cached: true } };

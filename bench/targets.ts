@@ -23,7 +23,7 @@ function checkTargets(results: BenchResults): TargetCheck[] {
   const [e, g] = [metricsOf("e"), metricsOf("g")];
   const http = results.http?.figures.find((figures) => figures.skills >= HTTP_SKILLS * 0.95 && figures.skills <= HTTP_SKILLS * 1.05)?.runs.find((run) => run.connections === 1);
   const probe = (skills: number) => results.scale?.sizes.find(({ build }) => build.requested === skills)?.probe;
-  const [probe1k, probe10k] = [probe(1000), probe(10000)];
+  const [probe1k, probe10k, probe100k] = [probe(1000), probe(10000), probe(100000)];
   return [
     {
       target: "MetaTool top-1 >= 85% (example-query manifests)",
@@ -55,6 +55,20 @@ function checkTargets(results: BenchResults): TargetCheck[] {
       measured: probe10k ? `p50 ${ms(probe10k.withoutEmbed.p50)} ms` : "not measured yet",
       passed: probe10k ? probe10k.withoutEmbed.p50 <= 20 : null,
       limit: probe10k ? `Retrieval takes ${ms(probe10k.stagesP50.retrieve)} ms of it: the dense coarse stage scans one 512-d centroid per skill (20 MB at 10,000 skills) for every query.` : "",
+    },
+    {
+      target: "RSS serving 10,000 skills <= 400 MB; 100,000 skills served",
+      measured: probe10k
+        ? `${probe10k.rssMb.toFixed(0)} MB at 10,000; ${probe100k ? `${probe100k.rssMb.toFixed(0)} MB at 100,000 (p50 ${ms(probe100k.withEmbed.p50)} ms)` : "100,000 not measured"}`
+        : "not measured yet",
+      passed: probe10k ? probe10k.rssMb <= 400 && probe100k !== undefined : null,
+      limit: "",
+    },
+    {
+      target: "Reload at 10,000 skills: longest event-loop stall <= 50 ms, 0 failed requests",
+      measured: probe10k ? `${ms(probe10k.reload.longestStallMs)} ms; ${probe10k.reload.failedDuring} of ${probe10k.reload.routesDuring} failed` : "not measured yet",
+      passed: probe10k ? probe10k.reload.longestStallMs <= 50 && probe10k.reload.failedDuring === 0 : null,
+      limit: "",
     },
   ];
 }

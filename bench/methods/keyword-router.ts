@@ -1,5 +1,6 @@
-import { loadRouteModel } from "../../src/route/route-model.js";
 import { openIndexForRead } from "../../src/store/database.js";
+import { readManifests } from "../../src/store/manifest-rows.js";
+import { listSkills } from "../../src/store/skill-rows.js";
 import { positionsOf, rankByScore } from "./rank-by-score.js";
 import type { MethodAnswer, RoutingMethod } from "./routing-method.js";
 
@@ -13,7 +14,8 @@ export interface KeywordSkill {
 export function manifestKeywords(db: string): KeywordSkill[] {
   const index = openIndexForRead(db);
   try {
-    return loadRouteModel(index).skills.map((skill) => ({ name: skill.name, keywords: skill.manifest?.keywords ?? [], phrases: skill.manifest?.phrases ?? [] }));
+    const manifests = readManifests(index);
+    return listSkills(index).map((skill) => ({ name: skill.name, keywords: manifests.get(skill.id)?.manifest.keywords ?? [], phrases: manifests.get(skill.id)?.manifest.phrases ?? [] }));
   } finally {
     index.close();
   }

@@ -1,6 +1,6 @@
 // An AI SDK agent whose model sees only the tools the router picks for each message.
 // Run: npx tsx examples/ai-sdk/agent.ts "will it rain in Lisbon today?"
-// Needs a router serving the tools (see README, "Use it from the Vercel AI SDK") and an OpenAI-compatible model:
+// Needs a router serving the tools (see docs/integrations.md, "The Vercel AI SDK") and an OpenAI-compatible model:
 // OPENAI_API_KEY, or OPENAI_BASE_URL for Ollama, vLLM, LM Studio...; MODEL picks the model (default gpt-4o-mini).
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, stepCountIs } from "ai";

@@ -62,7 +62,7 @@ export async function calibrateEvidence(file: string, db: IndexDatabase, encoder
       indexVersion: readMeta(db).indexVersion,
     };
     writeEvidenceFloor(db, floor);
-    router.refresh();
+    await router.refresh();
     const absentRouted = await routedShare(router, probes, step);
     const everydayRouted = await routedShare(
       router,

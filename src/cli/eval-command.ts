@@ -25,7 +25,7 @@ interface EvalCommandOptions extends Gates {
 const HELP = `
 Formats:
   eval set        {"skills"?: [{name, description, queries?}], "cases": [{query, expected: name | null, candidates?}]}
-                  (the ../shared/eval format). With "skills" and no --db, those skills are indexed into a cached
+                  (described in docs/evaluation.md). With "skills" and no --db, those skills are indexed into a cached
                   temporary index (first run: about 1 s per 10 to 20 skills with the offline model; then instant).
   trigger evals   [{"query": "...", "should_trigger": true | false}] (skill-creator's evals/trigger-evals.json),
                   with --skill <name>, against --db. The question per case is "was <name> injected?": a
@@ -38,14 +38,14 @@ measured on cases it never saw; trigger evals default to all cases. Gates take s
 takes milliseconds); any gate not met exits with code 5.
 
 Examples:
-  router eval ../shared/eval/metatool.json --failures
+  router eval evals/metatool.json --failures
   router eval evals/trigger-evals.json --skill pdf-extract --db data/router.db --min-accuracy 0.9 --max-false-trigger 0.05`;
 
 export function evalCommand(): Command {
   return addSplitOptions(
     new Command("eval")
       .description("measure routing on labelled cases: top-1, recall@3, MRR, abstention, false triggers, calibration, latency")
-      .argument("<file>", "an eval set (../shared/eval format) or a skill-creator trigger-eval file")
+      .argument("<file>", "an eval set (the format above) or a skill-creator trigger-eval file")
       .addOption(new Option("--db <file>", `index to evaluate against (default: the eval set's own skills, else ROUTER_DB or ${DEFAULT_DB_PATH})`))
       .option("--skill <name>", "the skill a trigger-eval file is about")
       .addOption(new Option("--split <part>", "which cases: test, train or all (default: test for eval sets, all for trigger evals)").choices(["test", "train", "all"])),

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
+import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K } from "../contract/limits.js";
 import type { RankedSkill, RouteResult } from "../contract/route.js";
 import { dbOption } from "./db-option.js";
 import { parseShare } from "./number-arguments.js";
@@ -21,11 +22,11 @@ export function routeCommand(): Command {
     .argument("<query>", "the user's message")
     .addOption(dbOption())
     .option("--json", "print the full result as JSON (the same shape as POST /route)")
-    .addOption(new Option("-k, --k <n>", "ranked skills to show").default(3).argParser(parsePositiveInteger))
+    .addOption(new Option("-k, --k <n>", `ranked skills to show (at most ${MAX_K})`).default(DEFAULT_K).argParser(parseK))
     .addOption(new Option("--threshold <p>", "in-scope threshold to use instead of the learned one").argParser(parseShare))
     .addOption(new Option("--skills <names>", "route only among these (comma-separated)").argParser(parseList))
     .addOption(new Option("--exclude <names>", "never route to these (comma-separated)").argParser(parseList))
-    .addOption(new Option("--context <message>", "an earlier message of the conversation (repeatable, oldest first)").default([]).argParser(collect))
+    .addOption(new Option("--context <message>", `an earlier message of the conversation (repeatable up to ${MAX_CONTEXT_MESSAGES} times, oldest first)`).default([]).argParser(collectContext))
     .option("--multi", "inject every skill above the threshold, up to k")
     .option("--body", "also print what would be injected")
     .action(async (query: string, options: RouteCommandOptions) => {
@@ -88,9 +89,10 @@ function truncate(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;
 }
 
-function parsePositiveInteger(value: string): number {
+// The route contract's bounds, so the CLI refuses what the router would refuse, with commander's usage error.
+function parseK(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1 || number > 50) throw new InvalidArgumentError("must be an integer from 1 to 50");
+  if (!Number.isInteger(number) || number < 1 || number > MAX_K) throw new InvalidArgumentError(`must be an integer from 1 to ${MAX_K}`);
   return number;
 }
 
@@ -101,6 +103,7 @@ function parseList(value: string): string[] {
     .filter(Boolean);
 }
 
-function collect(value: string, previous: string[]): string[] {
+function collectContext(value: string, previous: string[]): string[] {
+  if (previous.length === MAX_CONTEXT_MESSAGES) throw new InvalidArgumentError(`at most ${MAX_CONTEXT_MESSAGES} context messages`);
   return [...previous, value];
 }

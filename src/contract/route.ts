@@ -79,7 +79,16 @@ export const rankedSkillSchema = z
 
 export const NONE_REASONS = ["no_evidence", "below_threshold", "small_margin", "no_candidates", "empty_index"] as const;
 
-export const routeTimingSchema = z.object({ embed: z.number(), retrieve: z.number(), score: z.number(), rerank: z.number(), total: z.number() }).meta({ description: "Milliseconds per stage." });
+export const routeTimingSchema = z
+  .object({
+    embed: z.number(),
+    retrieve: z.number(),
+    score: z.number(),
+    rerank: z.number(),
+    total: z.number(),
+    cached: z.boolean().meta({ description: "True when this index version answered the same request before and the answer was reused: no stage ran." }),
+  })
+  .meta({ description: "Milliseconds per stage." });
 
 export const routeResultSchema = z
   .object({

@@ -17,6 +17,8 @@ import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
 import { deleteSkill, moveSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
+import { buildRoutingData } from "../route/build-routing-data.js";
+import { hasRoutingData } from "../store/routing-data.js";
 import { analyserVersion } from "./analyser-version.js";
 import { skillTexts } from "./skill-texts.js";
 
@@ -140,13 +142,17 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       const analyser = analyserVersion();
       const analyserChanged = readMetaValue(db, ANALYSER_VERSION_KEY) !== analyser;
       writeMetaValue(db, ANALYSER_VERSION_KEY, analyser);
-      return commitRunMeta(
+      const previousVersion = readMeta(db).indexVersion;
+      const version = commitRunMeta(
         db,
         roots.map((root, position) => ({ path: root, folder: loaded.rootFolders[position]! })),
         plan,
         now,
         fullEmbed || renewed.length > 0 || analyserChanged,
       );
+      // Routing data is made for one index version; an index from before it existed gets it without a new version.
+      if (version !== previousVersion || !hasRoutingData(db)) buildRoutingData(db);
+      return version;
     });
     recordRun(db, started, now, plan, loaded.invalid.length);
     // A changed index gets its evidence floor measured again; the run itself is already committed.

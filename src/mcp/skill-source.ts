@@ -19,11 +19,11 @@ export async function localSkillSource(db: string): Promise<SkillSource> {
   return {
     origin: `index ${db}`,
     async route(query, options) {
-      router.refresh();
+      await router.refresh();
       return router.route(query, options);
     },
     async skill(name) {
-      router.refresh();
+      await router.refresh();
       return router.skill(name);
     },
     async names() {

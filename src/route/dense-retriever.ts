@@ -1,6 +1,7 @@
 import { dotRow } from "../models/vector-math.js";
 import type { RouteQuery } from "./query.js";
 import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
+import { signCodes } from "./sign-codes.js";
 import { topK } from "./top-k.js";
 
 // Below this many skills an exact scan of the centroids is cheaper than building and using their bit codes.
@@ -18,7 +19,7 @@ export function denseRetriever({ model }: RetrievalSources): Retriever {
   const { centroids, dimension } = model;
   const count = model.skills.length;
   const scores = new Float32Array(count);
-  const codes = count > EXACT_SCAN_LIMIT ? signCodes(centroids, count, dimension) : undefined;
+  const codes = count > EXACT_SCAN_LIMIT ? model.centroidCodes : undefined;
   return {
     name: "dense",
     retrieve(query: RouteQuery, limit: number, allowed?: (skill: number) => boolean): Candidate[] {
@@ -32,16 +33,6 @@ export function denseRetriever({ model }: RetrievalSources): Retriever {
       return topK(scores, limit, (skill) => scores[skill]! > -Infinity).map((skill) => ({ skill, score: scores[skill]! }));
     },
   };
-}
-
-/** One bit per dimension (its sign), packed into 32-bit words, for each of `rows` vectors. */
-function signCodes(matrix: Float32Array, rows: number, dimension: number): Uint32Array {
-  const words = Math.ceil(dimension / 32);
-  const codes = new Uint32Array(rows * words);
-  for (let row = 0; row < rows; row++) {
-    for (let i = 0; i < dimension; i++) if (matrix[row * dimension + i]! > 0) codes[row * words + (i >>> 5)]! |= 1 << (i & 31);
-  }
-  return codes;
 }
 
 /** The `size` allowed rows whose codes differ from the query's in the fewest bits (a counting selection). */

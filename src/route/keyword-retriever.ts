@@ -1,4 +1,4 @@
-import type { KeywordMatch } from "./keyword-matcher.js";
+import type { KeywordMatch } from "./keyword-match.js";
 import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
 
 /**

@@ -1,121 +1,134 @@
-import type { Manifest, SkillKind } from "../store/records.js";
-import { readableName } from "../text/readable-name.js";
-import type { IndexDatabase } from "../store/database.js";
-import { readMeta } from "../store/index-meta.js";
-import { readAbstainExamples, type AbstainExamples } from "../store/abstain-examples.js";
-import { readManifests } from "../store/manifest-rows.js";
-import { readVectors } from "../store/vectors.js";
+import { LRUCache } from "lru-cache";
 import { normalise } from "../models/vector-math.js";
+import { readAbstainExamples, type AbstainExamples } from "../store/abstain-examples.js";
+import type { IndexDatabase } from "../store/database.js";
+import { createError } from "../errors.js";
+import { readMeta } from "../store/index-meta.js";
+import type { SkillKind } from "../store/records.js";
+import { readRoutingData, type RoutingData } from "../store/routing-data.js";
+import { skillTextReader } from "../store/vectors.js";
+import { loadPacer } from "./load-pacer.js";
 
-/** One routable skill as held in memory; rows point into the shared vector matrix. */
+/** One routable skill as held in memory: what every candidate needs, nothing that grows with its texts. */
 export interface SkillEntry {
   id: string;
   name: string;
   kind: SkillKind;
   description: string;
-  /** The start of a skill's instructions (empty for tools): the words its users type are often only there. */
-  bodyStart: string;
   tokens: number;
-  descriptionRow: number;
-  queryRows: number[];
-  negativeRows: number[];
-  manifest: Manifest | undefined;
   /** Heuristic manifests are drawn from the description, not written as user requests: similarities run lower. */
   heuristicManifest: boolean;
 }
 
-/** Everything the query path reads, loaded once per index version; never mutated after loading. */
+/** One embedded text of a skill. */
+export interface SkillVector {
+  text: string;
+  vector: Float32Array;
+}
+
+/** A skill's embedded texts, by kind, in the order they were written. */
+export interface SkillVectors {
+  description: SkillVector | undefined;
+  queries: SkillVector[];
+  negatives: SkillVector[];
+}
+
+/** Everything the query path reads of one index version; never mutated after loading. */
 export interface RouteModel {
   indexVersion: number;
   embedder: string | null;
   dimension: number;
   skills: SkillEntry[];
   byName: Map<string, number>;
-  /** Row-major unit vectors of every embedded text. */
-  matrix: Float32Array;
-  /** The text of each matrix row (for explanations). */
-  texts: string[];
   /** One unit vector per skill (mean of its queries and description): the coarse stage of dense search. */
   centroids: Float32Array;
+  /** The centroids' sign-bit codes (route/sign-codes.ts): dense search over a large index compares these first. */
+  centroidCodes: Uint32Array;
+  /** BM25F postings and the keyword index, as `router index` wrote them. */
+  lexical: RoutingData;
+  /** Embedded texts in the index. */
+  textCount: number;
+  /** The embedded texts of these skills, read from the index (recently read ones from a bounded cache). */
+  vectors(skills: number[]): SkillVectors[];
   /** Requests no skill should answer (learned by `router fit`). */
   abstain: AbstainExamples;
 }
 
-interface SkillRow {
-  id: string;
-  name: string;
-  kind: SkillKind;
-  description: string;
-  bodyStart: string;
-  tokens: number;
-}
+export const LEXICAL_DATA = "lexical";
+export const DENSE_DATA = "dense";
+// Vectors of recently scored skills kept in memory: a few thousand skills' worth, whatever the size of the index.
+const VECTOR_CACHE_BYTES = 64 * 1024 * 1024;
+const SKILL_ROWS_PER_READ = 500;
 
-// Enough of a body for its overview and first sections; the rest adds memory more than matches.
-const BODY_START_CHARS = 4_000;
-
-export function loadRouteModel(db: IndexDatabase): RouteModel {
-  // One read transaction: skills, manifests and vectors all come from the same index version.
-  return db
-    .transaction(() => {
-      const meta = readMeta(db);
-      const rows = db
-        .prepare(`SELECT id, name, kind, description, CASE kind WHEN 'skill' THEN substr(body, 1, ${BODY_START_CHARS}) ELSE '' END AS bodyStart, tokens FROM skills ORDER BY name`)
-        .all() as SkillRow[];
-      const manifests = readManifests(db);
-      const vectors = readVectors(db);
-      const skills: SkillEntry[] = rows.map((row) => ({
-        ...row,
-        descriptionRow: -1,
-        queryRows: [],
-        negativeRows: [],
-        manifest: manifests.get(row.id)?.manifest,
-        heuristicManifest: manifests.get(row.id)?.source === "heuristic",
-      }));
-      const position = new Map(skills.map((skill, index) => [skill.id, index]));
-      vectors.skillIds.forEach((skillId, row) => {
-        const skill = skills[position.get(skillId) ?? -1];
-        if (!skill) return;
-        const kind = vectors.kinds[row];
-        if (kind === "description") skill.descriptionRow = row;
-        else if (kind === "query") skill.queryRows.push(row);
-        else skill.negativeRows.push(row);
-      });
-      return {
-        indexVersion: meta.indexVersion,
-        embedder: meta.embedder ?? null,
-        dimension: vectors.dimension,
-        skills,
-        byName: new Map(skills.map((skill, index) => [skill.name, index])),
-        matrix: vectors.matrix,
-        texts: vectors.texts,
-        centroids: centroidsOf(skills, vectors.matrix, vectors.dimension),
-        abstain: readAbstainExamples(db, meta.embedder ?? null, vectors.dimension),
-      };
-    })
-    .deferred();
-}
-
-function centroidsOf(skills: SkillEntry[], matrix: Float32Array, dimension: number): Float32Array {
-  const centroids = new Float32Array(skills.length * dimension);
-  skills.forEach((skill, index) => {
-    const rows = skill.descriptionRow >= 0 ? [skill.descriptionRow, ...skill.queryRows] : skill.queryRows;
-    const centroid = centroids.subarray(index * dimension, (index + 1) * dimension);
-    for (const row of rows) {
-      for (let i = 0; i < dimension; i++) centroid[i]! += matrix[row * dimension + i]!;
-    }
-    normalise(centroid);
-  });
-  return centroids;
-}
-
-/** The fields BM25 indexes for a skill. */
-export function searchableFields(skill: SkillEntry): { name: string; description: string; body: string; keywords: string; phrases: string; queries: string } {
+/** Loads one index version (call inside its read transaction): skill metadata and the routing data written with it. */
+export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<void> | undefined = loadPacer(), vectorCacheBytes = VECTOR_CACHE_BYTES): Promise<RouteModel> {
+  const meta = readMeta(db);
+  const skills: SkillEntry[] = [];
+  // Read a row at a time with pauses: 10,000 skills take some 35 ms, too long to hold the event loop.
+  const select = db.prepare(
+    "SELECT s.id, s.name, s.kind, s.description, s.tokens, coalesce(m.source = 'heuristic', 0) AS heuristic FROM skills s LEFT JOIN manifests m ON m.skill_id = s.id WHERE s.name > ? ORDER BY s.name LIMIT ?",
+  );
+  for (let last = ""; ; ) {
+    const rows = select.all(last, SKILL_ROWS_PER_READ) as (Omit<SkillEntry, "heuristicManifest"> & { heuristic: number })[];
+    for (const { heuristic, ...entry } of rows) skills.push({ ...entry, heuristicManifest: heuristic === 1 });
+    if (rows.length < SKILL_ROWS_PER_READ) break;
+    last = rows.at(-1)!.name;
+    await pause();
+  }
+  const lexical = await readRoutingData(db, LEXICAL_DATA, pause);
+  const dense = await readRoutingData(db, DENSE_DATA, pause);
+  // Routing data is written by every index run: without it, or for other skills, the index predates it.
+  if (skills.length > 0 && (!lexical || !dense || (dense.values.names as string[]).join("\n") !== skills.map((skill) => skill.name).join("\n"))) {
+    throw createError("INDEX_OUTDATED", "The index has no routing data for its skills: run `router index` again");
+  }
+  const dimension = meta.dimension ?? 0;
   return {
-    name: readableName(skill.name),
-    description: skill.description,
-    body: skill.bodyStart,
-    keywords: skill.manifest?.keywords.join(" ") ?? "",
-    phrases: skill.manifest?.phrases.join(" ") ?? "",
-    queries: skill.manifest?.queries.join(" ") ?? "",
+    indexVersion: meta.indexVersion,
+    embedder: meta.embedder ?? null,
+    dimension,
+    skills,
+    byName: new Map(skills.map((skill, index) => [skill.name, index])),
+    centroids: (dense?.arrays.centroids as Float32Array | undefined) ?? new Float32Array(0),
+    centroidCodes: (dense?.arrays.codes as Uint32Array | undefined) ?? new Uint32Array(0),
+    lexical: lexical ?? { arrays: {}, values: {} },
+    textCount: (dense?.values.textCount as number | undefined) ?? 0,
+    vectors: vectorReader(db, skills, dimension, vectorCacheBytes),
+    abstain: readAbstainExamples(db, meta.embedder ?? null, dimension),
   };
+}
+
+/** Reads candidates' vectors from the index by skill, keeping recently read skills in a cache bounded in bytes. */
+function vectorReader(db: IndexDatabase, skills: SkillEntry[], dimension: number, cacheBytes: number): (indexes: number[]) => SkillVectors[] {
+  const read = skillTextReader(db, dimension);
+  const cache = new LRUCache<number, SkillVectors>({
+    maxSize: cacheBytes,
+    sizeCalculation: (entry) => [entry.description, ...entry.queries, ...entry.negatives].reduce((sum, text) => sum + (text ? text.vector.byteLength + text.text.length * 2 : 0), 64),
+  });
+  return (indexes) => {
+    // Taken from the cache before anything is added to it: adding the missing ones may evict cached ones.
+    const found = indexes.map((index) => cache.get(index));
+    const missing = indexes.filter((_, at) => found[at] === undefined);
+    if (missing.length === 0) return found as SkillVectors[];
+    const fetched = read(missing.map((index) => skills[index]!.id));
+    return indexes.map((index, at) => {
+      if (found[at]) return found[at];
+      const entry: SkillVectors = { description: undefined, queries: [], negatives: [] };
+      for (const text of fetched.get(skills[index]!.id)!) {
+        if (text.kind === "description") entry.description = text;
+        else if (text.kind === "query") entry.queries.push(text);
+        else entry.negatives.push(text);
+      }
+      cache.set(index, entry);
+      return entry;
+    });
+  };
+}
+
+/** The mean of a skill's description and query vectors, normalised: what dense search compares first. */
+export function centroidOf(vectors: SkillVectors, dimension: number): Float32Array {
+  const centroid = new Float32Array(dimension);
+  for (const text of vectors.description ? [vectors.description, ...vectors.queries] : vectors.queries) {
+    for (let i = 0; i < dimension; i++) centroid[i]! += text.vector[i]!;
+  }
+  return normalise(centroid);
 }

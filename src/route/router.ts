@@ -15,6 +15,7 @@ import type { FusionParams } from "./fusion.js";
 import { keywordRetriever } from "./keyword-retriever.js";
 import { requireKnownSkills } from "./known-skills.js";
 import { checkRequest, prepareQuery } from "./query.js";
+import { resultCache } from "./result-cache.js";
 import type { RetrieverFactory } from "./retriever.js";
 import type { RouteModel } from "./route-model.js";
 import { scoreQuery, type Scoring } from "./score.js";
@@ -53,8 +54,9 @@ export interface Router {
   /**
    * Reloads the index when another process has written a new version; true when it did. Only a stat when the file
    * has not changed, so call it as often as you like; a version that fails to load is tried again once the file changes again.
+   * The load yields to the event loop as it goes: routes meanwhile answer from the version loaded before.
    */
-  refresh(): boolean;
+  refresh(): Promise<boolean>;
   status(): RouterStatus;
   close(): Promise<void>;
 }
@@ -86,7 +88,7 @@ const DEFAULT_CANDIDATES = 20;
 const DEFAULT_RETRIEVERS: RetrieverFactory[] = [denseRetriever, bm25Retriever, keywordRetriever];
 
 export async function createRouter(options: RouterOptions): Promise<Router> {
-  const holder = holdSnapshot(options.db, { retrievers: options.retrievers ?? DEFAULT_RETRIEVERS, ...(options.fusion ? { fusion: options.fusion } : {}) });
+  const holder = await holdSnapshot(options.db, { retrievers: options.retrievers ?? DEFAULT_RETRIEVERS, ...(options.fusion ? { fusion: options.fusion } : {}) });
   let encoder: QueryEncoder;
   try {
     encoder = options.queryEncoder ?? (await createQueryEncoder({ indexEmbedder: holder.current().model.embedder }));
@@ -97,9 +99,18 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
   }
   const tieBreak = await tieBreakStage(options.tieBreak);
   const perRetriever = options.candidatesPerRetriever ?? DEFAULT_CANDIDATES;
+  const answers = resultCache();
 
   return {
-    route: (query, routeOptions = {}) => holder.use((snapshot) => routeQuery(snapshot, encoder, tieBreak.reranker, perRetriever, query, routeOptions)),
+    route: (query, routeOptions = {}) =>
+      holder.use(async (snapshot) => {
+        const started = performance.now();
+        const hit = answers.get(snapshot, query, routeOptions);
+        if (hit) return { ...hit, timing_ms: { embed: 0, retrieve: 0, score: 0, rerank: 0, total: round(performance.now() - started), cached: true } };
+        const result = await routeQuery(snapshot, encoder, tieBreak.reranker, perRetriever, query, routeOptions);
+        answers.set(snapshot, query, routeOptions, result);
+        return result;
+      }),
     async candidates(query, routeOptions = {}) {
       return holder.use(async (snapshot) => {
         checkRequest(query, routeOptions);
@@ -125,7 +136,7 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
       return {
         indexVersion: model.indexVersion,
         skills: model.skills.length,
-        vectors: model.texts.length,
+        vectors: model.textCount,
         embedder: model.embedder,
         reranker: tieBreak.reranker?.id ?? null,
         rerankerUnavailable: tieBreak.unavailable,
@@ -165,7 +176,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   checkRequest(text, options);
   if (model.skills.length === 0) {
     const warnings = ["the index has no skills: run `router index <path>`"];
-    const timing_ms = { embed: 0, retrieve: 0, score: 0, rerank: 0, total: 0 };
+    const timing_ms = { embed: 0, retrieve: 0, score: 0, rerank: 0, total: 0, cached: false };
     return { decision: "none", selected: [], skills: [], reason: "empty_index", in_scope: 0, threshold: options.threshold ?? fusion.threshold, warnings, timing_ms, ...base };
   }
   const allowed = allowList(model, options);
@@ -211,6 +222,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
       score: round(scored - retrieved),
       rerank: round(reranked - scored),
       total: round(performance.now() - started),
+      cached: false,
     },
     ...base,
   };

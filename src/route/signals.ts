@@ -1,9 +1,9 @@
 import { dotRow } from "../models/vector-math.js";
 import type { AbstainExamples } from "../store/abstain-examples.js";
-import type { KeywordMatch } from "./keyword-matcher.js";
+import type { KeywordMatch } from "./keyword-match.js";
 import type { LexicalIndex } from "./lexical-index.js";
 import type { RouteQuery } from "./query.js";
-import type { RouteModel } from "./route-model.js";
+import type { RouteModel, SkillVector } from "./route-model.js";
 import type { Signals } from "../contract/route.js";
 
 // Raw BM25 is unbounded; x / (x + BM25_HALF) maps it into [0, 1) with 0.5 at a typical strong match.
@@ -39,27 +39,30 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
   const bm25Scores = lexical.bm25(query);
   const keywordMatches = lexical.keywords(query);
   const vector = query.readable ? query.vector : undefined;
-  const similarity = (row: number): number => (vector ? dotRow(vector, model.matrix, row, model.dimension) : 0);
-  const evidence = candidates.map((index): Evidence => {
+  // An unreadable query compares no vectors: they are not even read.
+  const texts = vector ? model.vectors(candidates) : undefined;
+  const similarity = (text: SkillVector): number => dotRow(vector!, text.vector, 0, model.dimension);
+  const evidence = candidates.map((index, position): Evidence => {
     const skill = model.skills[index]!;
-    const querySims = vector ? skill.queryRows.map(similarity) : [];
+    const own = texts?.[position];
+    const querySims = own ? own.queries.map(similarity) : [];
     let best = -1;
-    querySims.forEach((value, position) => {
-      if (best < 0 || value > querySims[best]!) best = position;
+    querySims.forEach((value, at) => {
+      if (best < 0 || value > querySims[best]!) best = at;
     });
     const sorted = [...querySims].sort((a, b) => b - a);
     const top = sorted.slice(0, TOP_K);
     const q2qMax = top[0] ?? 0;
-    let negativeBest = -1;
+    let negativeBest: SkillVector | undefined;
     let negativeSim = -Infinity;
-    for (const row of vector ? skill.negativeRows : []) {
-      const value = similarity(row);
+    for (const negative of own?.negatives ?? []) {
+      const value = similarity(negative);
       if (value > negativeSim) {
         negativeSim = value;
-        negativeBest = row;
+        negativeBest = negative;
       }
     }
-    const penalty = negativeBest >= 0 ? Math.max(0, negativeSim - q2qMax) : 0;
+    const penalty = negativeBest ? Math.max(0, negativeSim - q2qMax) : 0;
     const raw = bm25Scores.get(index) ?? 0;
     const matched = keywordMatches.get(index) ?? NO_MATCH;
     return {
@@ -67,7 +70,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       signals: {
         q2q_max: q2qMax,
         q2q_topk: top.length > 0 ? top.reduce((sum, value) => sum + value, 0) / top.length : 0,
-        q2d: skill.descriptionRow >= 0 ? similarity(skill.descriptionRow) : 0,
+        q2d: own?.description ? similarity(own.description) : 0,
         q2c: vector ? dotRow(vector, model.centroids, index, model.dimension) : 0,
         bm25: raw / (raw + BM25_HALF),
         keyword_hits: matched.keywords.length,
@@ -78,8 +81,8 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       topQuerySims: sorted.slice(0, KNN_DEPTH),
       heuristicManifest: skill.heuristicManifest,
       matched,
-      nearestQuery: best >= 0 ? model.texts[skill.queryRows[best]!]! : null,
-      negative: penalty > 0 ? model.texts[negativeBest]! : null,
+      nearestQuery: best >= 0 ? own!.queries[best]!.text : null,
+      negative: penalty > 0 ? negativeBest!.text : null,
     };
   });
   if (vector) return evidence;

@@ -27,8 +27,12 @@ export interface SnapshotHolder {
   current(): Snapshot;
   /** Runs work on the current snapshot; a snapshot replaced meanwhile stays open until its last user is done. */
   use<T>(work: (snapshot: Snapshot) => Promise<T>): Promise<T>;
-  /** Loads a newly committed version (true when it did); only a stat when the file has not changed. `check` may refuse it. */
-  refresh(check?: (next: Snapshot) => void): boolean;
+  /**
+   * Loads a newly committed version (true when it did); only a stat when the file has not changed. `check` may refuse
+   * it. The load yields to the event loop as it goes, requests meanwhile use the current version, and calls made
+   * during a load share it.
+   */
+  refresh(check?: (next: Snapshot) => void): Promise<boolean>;
   close(): void;
 }
 
@@ -42,10 +46,27 @@ interface Held {
 }
 
 /** Opens the index file's current version. */
-export function holdSnapshot(file: string, options: SnapshotOptions): SnapshotHolder {
+export async function holdSnapshot(file: string, options: SnapshotOptions): Promise<SnapshotHolder> {
   // Taken before the first read, so a version committed while loading is still noticed.
   let seenFile = fileSignature(file);
-  let held = load(file, options, undefined)!;
+  let held = (await load(file, options, undefined))!;
+  let loading: Promise<boolean> | undefined;
+  let closed = false;
+  const reload = async (check?: (next: Snapshot) => void): Promise<boolean> => {
+    const signature = fileSignature(file);
+    if (signature === seenFile) return false;
+    // A version that fails to load is tried again only when the file changes again.
+    seenFile = signature;
+    const next = await load(file, options, held.stamp, check);
+    if (!next) return false;
+    if (closed) {
+      next.snapshot.db.close();
+      return false;
+    }
+    retire(held);
+    held = next;
+    return true;
+  };
   return {
     current: () => held.snapshot,
     async use(work) {
@@ -59,22 +80,18 @@ export function holdSnapshot(file: string, options: SnapshotOptions): SnapshotHo
       }
     },
     refresh(check) {
-      const signature = fileSignature(file);
-      if (signature === seenFile) return false;
-      seenFile = signature;
-      // Loading is synchronous, so no request runs between building the new snapshot and swapping it in.
-      const next = load(file, options, held.stamp, check);
-      if (!next) return false;
-      retire(held);
-      held = next;
-      return true;
+      loading ??= reload(check).finally(() => (loading = undefined));
+      return loading;
     },
-    close: () => retire(held),
+    close() {
+      closed = true;
+      retire(held);
+    },
   };
 }
 
 /** A read connection inside one transaction, pinned to the version committed when it first read; undefined when that is `unchangedFrom`. */
-function load(file: string, options: SnapshotOptions, unchangedFrom: string | undefined, check?: (snapshot: Snapshot) => void): Held | undefined {
+async function load(file: string, options: SnapshotOptions, unchangedFrom: string | undefined, check?: (snapshot: Snapshot) => void): Promise<Held | undefined> {
   const db = openIndexForRead(file);
   try {
     db.exec("BEGIN");
@@ -83,8 +100,8 @@ function load(file: string, options: SnapshotOptions, unchangedFrom: string | un
       db.close();
       return undefined;
     }
-    const model = loadRouteModel(db);
-    const lexical = lexicalIndex(model);
+    const model = await loadRouteModel(db);
+    const lexical = lexicalIndex(model.lexical, model.skills.length);
     const snapshot: Snapshot = { model, lexical, retrievers: options.retrievers.map((create) => create({ model, lexical })), fusion: options.fusion ?? fusionFor(db, model.embedder), db };
     check?.(snapshot);
     return { snapshot, stamp, users: 0, retired: false };

@@ -1,37 +1,50 @@
-/** Indices of the k largest scores, best first; `include` limits which indices may be chosen. */
+/** Indices of the k largest scores, best first (ties: lower index first); `include` limits which indices may be chosen. */
 export function topK(scores: Float32Array | number[], k: number, include?: (index: number) => boolean): number[] {
   // A bounded min-heap keeps this O(n log k): it runs over every skill of the index on each query.
   const heap: number[] = [];
-  const less = (a: number, b: number) => scores[a]! < scores[b]!;
+  const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
   for (let index = 0; index < scores.length; index++) {
     if (include && !include(index)) continue;
-    if (heap.length < k) {
-      heap.push(index);
-      siftUp(heap, heap.length - 1, less);
-    } else if (k > 0 && less(heap[0]!, index)) {
-      heap[0] = index;
-      siftDown(heap, 0, less);
-    }
+    push(heap, index, k, worse);
   }
   return heap.sort((a, b) => scores[b]! - scores[a]! || a - b);
 }
 
-function siftUp(heap: number[], at: number, less: (a: number, b: number) => boolean): void {
+/** The k best of some (index, score) pairs, best first (ties: lower index first), in any order given. */
+export function topEntries(entries: Iterable<[number, number]>, k: number, include?: (index: number) => boolean): [number, number][] {
+  const heap: [number, number][] = [];
+  const worse = (a: [number, number], b: [number, number]) => a[1] < b[1] || (a[1] === b[1] && a[0] > b[0]);
+  for (const entry of entries) if (!include || include(entry[0])) push(heap, entry, k, worse);
+  return heap.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+}
+
+/** Adds an item to a heap of at most k, whose root is the worst kept. */
+function push<T>(heap: T[], item: T, k: number, worse: (a: T, b: T) => boolean): void {
+  if (heap.length < k) {
+    heap.push(item);
+    siftUp(heap, heap.length - 1, worse);
+  } else if (k > 0 && worse(heap[0]!, item)) {
+    heap[0] = item;
+    siftDown(heap, 0, worse);
+  }
+}
+
+function siftUp<T>(heap: T[], at: number, worse: (a: T, b: T) => boolean): void {
   while (at > 0) {
     const parent = (at - 1) >> 1;
-    if (!less(heap[at]!, heap[parent]!)) return;
+    if (!worse(heap[at]!, heap[parent]!)) return;
     [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
     at = parent;
   }
 }
 
-function siftDown(heap: number[], at: number, less: (a: number, b: number) => boolean): void {
+function siftDown<T>(heap: T[], at: number, worse: (a: T, b: T) => boolean): void {
   for (;;) {
     const left = 2 * at + 1;
     const right = left + 1;
     let smallest = at;
-    if (left < heap.length && less(heap[left]!, heap[smallest]!)) smallest = left;
-    if (right < heap.length && less(heap[right]!, heap[smallest]!)) smallest = right;
+    if (left < heap.length && worse(heap[left]!, heap[smallest]!)) smallest = left;
+    if (right < heap.length && worse(heap[right]!, heap[smallest]!)) smallest = right;
     if (smallest === at) return;
     [heap[at], heap[smallest]] = [heap[smallest]!, heap[at]!];
     at = smallest;

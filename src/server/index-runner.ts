@@ -11,7 +11,8 @@ export interface IndexRunnerOptions {
   logger: Logger;
   metrics: ServerMetrics;
   /** Called after each successful run (the server then reloads at once instead of at the next poll). */
-  onIndexed: () => void;
+  /** Awaited before the run resolves: a run's new version is served once `run()` resolves. */
+  onIndexed: () => Promise<unknown>;
 }
 
 export interface IndexRunner {
@@ -51,8 +52,8 @@ export function createIndexRunner(options: IndexRunnerOptions): IndexRunner {
           const summary = readSummary(stdout);
           options.logger.info({ event: "index", ...(summary ? summaryFields(summary) : {}), duration_ms: durationMs }, "skills re-indexed");
           logInvalid(options.logger, summary?.invalid ?? []);
-          options.onIndexed();
-          return resolve();
+          void options.onIndexed().then(() => resolve());
+          return;
         }
         options.metrics.reindexRuns.inc({ outcome: "failure" });
         const error = failure(stderr, code, signal);

@@ -31,7 +31,7 @@ export interface RunningServer {
   /** Resolves when the router has loaded (or failed to; `slot.error` says why). */
   ready: Promise<void>;
   /** Looks for a new index version now, as the poll does every `reloadIntervalMs`; true when one was swapped in. */
-  reload(): boolean;
+  reload(): Promise<boolean>;
   /** Graceful: readiness turns false, in-flight requests finish (up to `shutdownGraceMs`), then everything closes. */
   close(): Promise<void>;
 }
@@ -115,7 +115,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   })();
 
-  const poll = settings.reloadIntervalMs > 0 ? setInterval(() => reloader.check(), settings.reloadIntervalMs) : undefined;
+  const poll = settings.reloadIntervalMs > 0 ? setInterval(() => void reloader.check(), settings.reloadIntervalMs) : undefined;
   poll?.unref();
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;

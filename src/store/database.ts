@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import * as sqliteVec from "sqlite-vec";
 import { createError } from "../errors.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 
@@ -49,7 +48,6 @@ function checked(file: string, open: () => IndexDatabase): IndexDatabase {
     db = open();
     db.pragma("busy_timeout = 5000");
     db.pragma("foreign_keys = ON");
-    sqliteVec.load(db);
     // Reading the schema touches the file header: a foreign or truncated file fails here, not later.
     db.prepare("SELECT count(*) FROM sqlite_master").get();
     const version = db.pragma("user_version", { simple: true }) as number;
@@ -86,4 +84,7 @@ function migrate(db: IndexDatabase): void {
       db.pragma(`user_version = ${next + 1}`);
     })();
   }
+  // A migration that dropped much (the sqlite-vec table) leaves free pages: VACUUM gives them back to the file system.
+  const free = db.pragma("freelist_count", { simple: true }) as number;
+  if (version < SCHEMA_VERSION && free > (db.pragma("page_count", { simple: true }) as number) / 4) db.exec("VACUUM");
 }

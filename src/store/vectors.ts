@@ -13,17 +13,6 @@ export interface EmbeddedText extends SkillText {
   vector: Float32Array;
 }
 
-/** Every stored vector, loaded for in-memory scoring: row i of `matrix` belongs to `skillIds[i]`. */
-export interface VectorSet {
-  dimension: number;
-  skillIds: string[];
-  kinds: TextKind[];
-  texts: string[];
-  matrix: Float32Array;
-}
-
-const VECTOR_TABLE = "text_vectors";
-
 /** What made an index's vectors: they mix with another's only when all four are the same. */
 export interface EmbedderIdentity {
   id: string;
@@ -37,68 +26,63 @@ export interface EmbedderIdentity {
 /** True when the index holds vectors of another embedder, embedding code or model files (or none): every skill must be embedded again. */
 export function needsFullEmbed(db: IndexDatabase, embedder: EmbedderIdentity): boolean {
   const meta = readMeta(db);
-  return (
-    meta.embedder !== embedder.id ||
-    meta.dimension !== embedder.dimension ||
-    (meta.embedderVersion ?? "") !== embedder.version ||
-    (meta.modelFiles ?? "") !== embedder.modelFiles ||
-    !hasVectorTable(db)
-  );
+  return meta.embedder !== embedder.id || meta.dimension !== embedder.dimension || (meta.embedderVersion ?? "") !== embedder.version || (meta.modelFiles ?? "") !== embedder.modelFiles;
 }
 
-/**
- * Makes the sqlite-vec table match the embedder. A different embedder drops every text and vector, so
- * vectors of two models never mix. Call inside the run's transaction.
- */
+/** Makes the stored vectors match the embedder: another one drops every text and vector, so two models' vectors never mix. Call inside the run's transaction. */
 export function prepareVectorTable(db: IndexDatabase, embedder: EmbedderIdentity): void {
   if (!needsFullEmbed(db, embedder)) return;
-  // The trigger goes first: left in place, it would look for vectors in the dropped table while texts are deleted.
-  db.exec("DROP TRIGGER IF EXISTS texts_delete_vector");
-  db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}`);
-  db.exec("DELETE FROM texts");
-  db.exec(`CREATE VIRTUAL TABLE ${VECTOR_TABLE} USING vec0(embedding float[${embedder.dimension}])`);
-  // Deleting a text (directly or through a skill's cascade) deletes its vector: the two never drift apart.
-  db.exec(`CREATE TRIGGER texts_delete_vector AFTER DELETE ON texts BEGIN DELETE FROM ${VECTOR_TABLE} WHERE rowid = old.id; END`);
+  db.exec("DELETE FROM texts; DELETE FROM skill_vectors;");
   writeMetaValue(db, "embedder", embedder.id);
   writeMetaValue(db, "dimension", String(embedder.dimension));
   writeMetaValue(db, "embedder_version", embedder.version);
   writeMetaValue(db, "model_files", embedder.modelFiles);
 }
 
-/** Replaces all texts and vectors of one skill. */
+/** Replaces all texts and vectors of one skill: the texts in order, their vectors in one row, in the same order. */
 export function replaceSkillTexts(db: IndexDatabase, skillId: string, texts: EmbeddedText[]): void {
   db.prepare("DELETE FROM texts WHERE skill_id = ?").run(skillId);
-  const insertText = db.prepare("INSERT INTO texts (skill_id, kind, text) VALUES (?, ?, ?)");
-  const insertVector = db.prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding) VALUES (?, ?)`);
-  for (const text of texts) {
-    const { lastInsertRowid } = insertText.run(skillId, text.kind, text.text);
-    insertVector.run(BigInt(lastInsertRowid), Buffer.from(text.vector.buffer, text.vector.byteOffset, text.vector.byteLength));
-  }
+  const insert = db.prepare("INSERT INTO texts (skill_id, kind, text) VALUES (?, ?, ?)");
+  for (const text of texts) insert.run(skillId, text.kind, text.text);
+  const vectors = Buffer.concat(texts.map((text) => Buffer.from(text.vector.buffer, text.vector.byteOffset, text.vector.byteLength)));
+  db.prepare("INSERT INTO skill_vectors (skill_id, vectors) VALUES (?, ?) ON CONFLICT (skill_id) DO UPDATE SET vectors = excluded.vectors").run(skillId, vectors);
 }
 
-/** Loads every vector in row order of the texts table. */
-export function readVectors(db: IndexDatabase): VectorSet {
-  const dimension = readMeta(db).dimension ?? 0;
-  if (!hasVectorTable(db) || dimension === 0) return { dimension, skillIds: [], kinds: [], texts: [], matrix: new Float32Array(0) };
-  const rows = db.prepare(`SELECT t.skill_id AS skillId, t.kind, t.text, v.embedding FROM texts t JOIN ${VECTOR_TABLE} v ON v.rowid = t.id ORDER BY t.id`).all() as {
-    skillId: string;
-    kind: TextKind;
-    text: string;
-    embedding: Buffer;
-  }[];
-  const matrix = new Float32Array(rows.length * dimension);
-  rows.forEach((row, index) => matrix.set(new Float32Array(row.embedding.buffer, row.embedding.byteOffset, dimension), index * dimension));
-  return { dimension, skillIds: rows.map((row) => row.skillId), kinds: rows.map((row) => row.kind), texts: rows.map((row) => row.text), matrix };
+/** A reader of the texts and vectors of some skills, each skill's in the order they were written (description, queries, negatives). */
+export function skillTextReader(db: IndexDatabase, dimension: number): (skillIds: string[]) => Map<string, EmbeddedText[]> {
+  const selectTexts = db.prepare("SELECT skill_id AS skillId, kind, text FROM texts WHERE skill_id IN (SELECT value FROM json_each(?)) ORDER BY id");
+  const selectVectors = db.prepare("SELECT skill_id AS skillId, vectors FROM skill_vectors WHERE skill_id IN (SELECT value FROM json_each(?))");
+  return (skillIds) => {
+    const ids = JSON.stringify(skillIds);
+    // One copy per skill: the buffer SQLite handed over is not kept alive by views of it.
+    const vectors = new Map((selectVectors.all(ids) as { skillId: string; vectors: Buffer }[]).map((row) => [row.skillId, new Float32Array(Uint8Array.from(row.vectors).buffer)]));
+    const texts = new Map<string, EmbeddedText[]>(skillIds.map((id) => [id, []]));
+    for (const row of selectTexts.all(ids) as { skillId: string; kind: TextKind; text: string }[]) {
+      const own = texts.get(row.skillId)!;
+      const all = vectors.get(row.skillId);
+      if (!all) continue;
+      own.push({ kind: row.kind, text: row.text, vector: all.subarray(own.length * dimension, (own.length + 1) * dimension) });
+    }
+    return texts;
+  };
+}
+
+/** Every vector of the index, a skill at a time (index time: centroids); the vectors are views valid until the next step. */
+export function* allSkillVectors(db: IndexDatabase, dimension: number): Generator<{ skillId: string; kinds: TextKind[]; vectors: Float32Array }> {
+  const kindsOf = db.prepare("SELECT kind FROM texts WHERE skill_id = ? ORDER BY id").pluck();
+  for (const row of db.prepare("SELECT skill_id AS skillId, vectors FROM skill_vectors").iterate() as Iterable<{ skillId: string; vectors: Buffer }>) {
+    const bytes = Uint8Array.from(row.vectors);
+    yield { skillId: row.skillId, kinds: kindsOf.all(row.skillId) as TextKind[], vectors: new Float32Array(bytes.buffer, 0, Math.floor(bytes.length / 4 / dimension) * dimension) };
+  }
 }
 
 export function countTexts(db: IndexDatabase): number {
   return (db.prepare("SELECT count(*) AS n FROM texts").get() as { n: number }).n;
 }
 
+/** Stored vectors: 4 bytes per value, `dimension` values each (length() reads no blob content). */
 export function countVectors(db: IndexDatabase): number {
-  return hasVectorTable(db) ? (db.prepare(`SELECT count(*) AS n FROM ${VECTOR_TABLE}`).get() as { n: number }).n : 0;
-}
-
-function hasVectorTable(db: IndexDatabase): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(VECTOR_TABLE) !== undefined;
+  const dimension = readMeta(db).dimension ?? 0;
+  if (dimension === 0) return 0;
+  return (db.prepare("SELECT coalesce(sum(length(vectors)), 0) AS bytes FROM skill_vectors").get() as { bytes: number }).bytes / 4 / dimension;
 }

@@ -59,6 +59,11 @@ describe("router CLI", () => {
     const unknown = runCli(["show", "nope", "--db", db]);
     expect([unknown.status, unknown.stderr]).toEqual([3, expect.stringContaining("error [SKILL_NOT_FOUND]")]);
     expect(runCli(["route", "   ", "--db", db]).status).toBe(2);
+    // The route contract's bounds are the CLI's: a usage error naming the bound, before any index is opened.
+    const tooMany = runCli(["route", "debug my pod", "-k", "21", "--db", db]);
+    expect([tooMany.status, tooMany.stderr]).toEqual([2, expect.stringContaining("must be an integer from 1 to 20")]);
+    const context = ["--context", "a", "--context", "b", "--context", "c", "--context", "d"];
+    expect(runCli(["route", "debug my pod", ...context, "--db", db]).stderr).toContain("at most 3 context messages");
     expect(runCli(["route", "debug my pod", "--skills", "ghost", "--db", db]).stderr).toContain("error [UNKNOWN_SKILLS]: Not in the index: ghost");
   });
 

@@ -43,6 +43,13 @@ function sourceConstant(file: string, name: string): number {
   return Number(found[1]!.replace(/_/g, ""));
 }
 
+/** A byte size written `const NAME = n * 1024 * 1024;` in a source file, in MB. */
+function sourceMegabytes(file: string, name: string): number {
+  const found = new RegExp(`\\bconst ${name} = (\\d+) \\* 1024 \\* 1024;`).exec(readFileSync(file, "utf8"));
+  if (!found) throw new Error(`${file} no longer defines ${name} as n * 1024 * 1024: update this test`);
+  return Number(found[1]);
+}
+
 /** A field of the object literal `const NAME = { a: 1, ... }` in a source file. */
 function sourceField(file: string, name: string, field: string): number {
   const object = new RegExp(`\\bconst ${name} = \\{([^}]*)\\}`).exec(readFileSync(file, "utf8"));
@@ -52,7 +59,7 @@ function sourceField(file: string, name: string, field: string): number {
 }
 
 const CANDIDATES = sourceConstant("src/route/router.ts", "DEFAULT_CANDIDATES");
-const weight = (field: string) => sourceField("src/route/lexical-index.ts", "FIELD_WEIGHTS", field);
+const weight = (field: string) => sourceField("src/route/lexical-tables.ts", "FIELD_WEIGHTS", field);
 
 /** What the example skills route and measure to now; filled in beforeAll. */
 const live = {
@@ -114,7 +121,15 @@ const CLAIMS: Claim[] = [
     file: "docs/routing.md",
     pattern:
       /name \(weight ([\d.]+)\), keywords \(([\d.]+)\), phrases \(([\d.]+)\), queries \(([\d.]+)\), description \(([\d.]+)\) and the first ([\d,]+) characters of a skill's instructions \(([\d.]+)\)/g,
-    values: () => [weight("name"), weight("keywords"), weight("phrases"), weight("queries"), weight("description"), sourceConstant("src/route/route-model.ts", "BODY_START_CHARS"), weight("body")],
+    values: () => [
+      weight("name"),
+      weight("keywords"),
+      weight("phrases"),
+      weight("queries"),
+      weight("description"),
+      sourceConstant("src/route/build-routing-data.ts", "BODY_START_CHARS"),
+      weight("body"),
+    ],
   },
   {
     file: "docs/routing.md",
@@ -125,6 +140,8 @@ const CLAIMS: Claim[] = [
   { file: "docs/routing.md", pattern: /\(when there are at least (\d+) of them\)/g, values: () => [sourceConstant("src/calibrate/calibrate-evidence.ts", "MIN_SCRIPT_SAMPLES")] },
   { file: "docs/routing.md", pattern: /the share of (\d+) everyday chat requests/g, values: () => [EVERYDAY_REQUESTS.length] },
   { file: "docs/routing.md", pattern: /An index of fewer than (\d+)\s+skills is not measured/g, values: () => [MIN_CALIBRATION_SKILLS] },
+  { file: "docs/models.md", pattern: /keeping recently read skills in a (\d+) MB cache/g, values: () => [sourceMegabytes("src/route/route-model.ts", "VECTOR_CACHE_BYTES")] },
+  { file: "docs/operations.md", pattern: /answers of up to (\d+) MB per index version/g, values: () => [sourceMegabytes("src/route/result-cache.ts", "RESULT_CACHE_BYTES")] },
   { file: "docs/models.md", pattern: /LRU cache of ([\d,]+) query\s+vectors/g, values: () => [sourceConstant("src/models/query-encoder.ts", "DEFAULT_CACHE_SIZE")] },
   { file: "docs/operations.md", pattern: /LRU cache of ([\d,]+) query\s+vectors/g, values: () => [sourceConstant("src/models/query-encoder.ts", "DEFAULT_CACHE_SIZE")] },
   // Server settings (src/config/settings.ts).

@@ -97,6 +97,11 @@ describe("npm run bench, in small", () => {
     expect(measured!.testCases + measured!.trainCases).toBe(24);
     expect(results.scale!.sizes.map((size) => size.build.skills)).toEqual([5, 10]);
     expect(results.scale!.sizes.every((size) => size.probe.withoutEmbed.p50 > 0 && size.probe.rssMb > 0)).toBe(true);
+    // Each probe reloaded its copy of the index while routing, and no route failed.
+    expect(results.scale!.sizes.map(({ probe: { reload } }) => [reload.ms > 0, reload.routesDuring > 0, reload.failedDuring])).toEqual([
+      [true, true, 0],
+      [true, true, 0],
+    ]);
     const [http] = results.http!.figures;
     expect(http!.runs.map((run) => [run.connections, run.requests, run.errors, run.non2xx])).toEqual([
       [1, 6, 0, 0],

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import bm25 from "wink-bm25-text-search";
+import { buildLexicalTables, type LexicalSource } from "../../src/route/lexical-tables.js";
+import { lexicalIndex } from "../../src/route/lexical-index.js";
+import type { RouteQuery } from "../../src/route/query.js";
 import { analyseText } from "../../src/text/analyse-text.js";
-import { keywordMatcher } from "../../src/route/keyword-matcher.js";
-import type { SkillEntry } from "../../src/route/route-model.js";
+import { readableName } from "../../src/text/readable-name.js";
 
 describe("analyseText", () => {
   it("stems, drops stop words, and keeps identifiers whole and split", () => {
@@ -13,32 +16,80 @@ describe("analyseText", () => {
   });
 });
 
-const skill = (name: string, keywords: string[], phrases: string[]): SkillEntry => ({
-  id: name,
+const skill = (name: string, keywords: string[], phrases: string[], description = ""): LexicalSource => ({
   name,
-  kind: "skill",
-  description: "",
+  description,
   bodyStart: "",
-  tokens: 0,
-  descriptionRow: -1,
-  queryRows: [],
-  negativeRows: [],
   manifest: { queries: ["x"], keywords, phrases, negatives: [], negative_constraint: "", category: "" },
-  heuristicManifest: false,
 });
+const query = (text: string): RouteQuery => ({ text, terms: analyseText(text), readable: true }) as RouteQuery;
 
-describe("keywordMatcher", () => {
-  const matcher = keywordMatcher({ skills: [skill("k8s", ["kubectl", "CrashLoopBackOff", "pod eviction"], ["pod keeps restarting"]), skill("git", ["commit"], ["write a commit message"])] });
+describe("keyword index", () => {
+  const skills = [skill("k8s", ["kubectl", "CrashLoopBackOff", "pod eviction"], ["pod keeps restarting"]), skill("git", ["commit"], ["write a commit message"])];
+  const lexical = lexicalIndex(buildLexicalTables(skills), skills.length);
 
   it("hits a keyword when all its terms are in the query, whatever the form", () => {
-    const found = matcher.match(analyseText("kubectl says crashloopbackoff"));
+    const found = lexical.keywords(query("kubectl says crashloopbackoff"));
     expect(found.get(0)).toEqual({ keywords: ["kubectl", "CrashLoopBackOff"], phrases: [] });
     expect(found.has(1)).toBe(false);
   });
 
   it("needs every content word of a phrase, in any order and inflection", () => {
-    expect(matcher.match(analyseText("my pod restarts and keeps going")).get(0)?.phrases).toEqual(["pod keeps restarting"]);
-    expect(matcher.match(analyseText("my pod is fine")).get(0)).toBeUndefined();
-    expect(matcher.match(analyseText("please write the message for this commit")).get(1)).toEqual({ keywords: ["commit"], phrases: ["write a commit message"] });
+    expect(lexical.keywords(query("my pod restarts and keeps going")).get(0)?.phrases).toEqual(["pod keeps restarting"]);
+    expect(lexical.keywords(query("my pod is fine")).get(0)).toBeUndefined();
+    expect(lexical.keywords(query("please write the message for this commit")).get(1)).toEqual({ keywords: ["commit"], phrases: ["write a commit message"] });
+  });
+});
+
+describe("BM25F tables", () => {
+  // Skills of random words from a small vocabulary: shared terms, repeats and fields of every length.
+  const vocabulary = "pod restart deploy commit branch merge invoice refund weather forecast email draft calendar meeting slide chart query table index cache".split(" ");
+  let state = 7;
+  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const words = (count: number) => Array.from({ length: count }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(" ");
+  const skills: LexicalSource[] = Array.from({ length: 40 }, (_, index) => ({
+    name: `skill-${words(2).replace(" ", "-")}-${index}`,
+    description: words(3 + Math.floor(random() * 30)),
+    bodyStart: index % 3 === 0 ? "" : words(Math.floor(random() * 200)),
+    manifest: index % 5 === 0 ? undefined : { queries: [words(6), words(8)], keywords: [words(1), words(2)], phrases: [words(3)], negatives: [], negative_constraint: "", category: "" },
+  }));
+
+  /** wink-bm25-text-search configured as the router's defaults were fitted on. */
+  function winkScores(sources: LexicalSource[], text: string): Map<number, number> {
+    const engine = bm25();
+    const weights = { name: 3, keywords: 2, phrases: 2, queries: 1, description: 1, body: 0.5 };
+    engine.defineConfig({ fldWeights: weights, bm25Params: { k1: 1.2, b: 0.75, k: 1 }, ovFldNames: ["skill"] });
+    for (const field of Object.keys(weights)) engine.definePrepTasks([analyseText as (input: never) => unknown], field);
+    engine.definePrepTasks([((terms: string) => terms.split(" ").filter(Boolean)) as (input: never) => unknown]);
+    sources.forEach((source, index) => {
+      const manifest = source.manifest;
+      const fields = {
+        name: readableName(source.name),
+        description: source.description,
+        body: source.bodyStart,
+        keywords: manifest?.keywords.join(" ") ?? "",
+        phrases: manifest?.phrases.join(" ") ?? "",
+        queries: manifest?.queries.join(" ") ?? "",
+      };
+      engine.addDoc({ ...fields, skill: index }, index);
+    });
+    for (let filler = sources.length; filler < 3; filler++) engine.addDoc({ name: "", description: "", body: "", keywords: "", phrases: "", queries: "", skill: -1 }, filler);
+    engine.consolidate();
+    const found = engine.search(analyseText(text).join(" "), sources.length, (values) => (values["skill"] as number) >= 0);
+    return new Map(found.map(([id, score]) => [Number(id), score]));
+  }
+
+  it.each([
+    ["a large index", 40],
+    ["an index below wink's three documents", 2],
+  ])("scores every skill as wink-bm25 does, in %s", (_, count) => {
+    const sources = skills.slice(0, count);
+    const lexical = lexicalIndex(buildLexicalTables(sources), sources.length);
+    for (const text of ["pod restart", "refund the invoice invoice", "weather forecast for the meeting", "branch merge commit deploy cache", "nothing matches zebra"]) {
+      const ours = lexical.bm25(query(text));
+      const theirs = winkScores(sources, text);
+      expect([...ours.keys()].sort((a, b) => a - b)).toEqual([...theirs.keys()].sort((a, b) => a - b));
+      for (const [index, score] of theirs) expect(ours.get(index)).toBeCloseTo(score, 4);
+    }
   });
 });

@@ -22,7 +22,7 @@ const dir = mkdtempSync(path.join(tmpdir(), "retrievers-"));
 beforeAll(async () => {
   const { db } = await indexSkillSet(dir);
   const index = openIndexForRead(db);
-  model = loadRouteModel(index);
+  model = await loadRouteModel(index);
   index.close();
   embedder = await createEmbedder();
 });
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 const query = async (text: string) => ({ text, terms: analyseText(text), vector: (await embedder.embed([text]))[0]!, readable: true });
-const sources = (model: RouteModel) => ({ model, lexical: lexicalIndex(model) });
+const sources = (model: RouteModel) => ({ model, lexical: lexicalIndex(model.lexical, model.skills.length) });
 
 describeRetrieverConformance({ name: "bm25", model: () => model, create: (model) => bm25Retriever(sources(model)), query, obvious: { text: "kubectl CrashLoopBackOff pod", skill: "k8s-debug" } });
 describeRetrieverConformance({
@@ -73,7 +73,7 @@ describe("dense retriever on a large index", () => {
       const row = large.centroids.subarray(skill * dimension, (skill + 1) * dimension);
       row.set(normalise(Float32Array.from(direction, (value, i) => value + ((0.02 + rank * 0.01) * (((i * (rank + 3)) % 11) - 5)) / 5)));
     });
-    const retriever = denseRetriever({ model: large, lexical: lexicalIndex({ skills: [] }) });
+    const retriever = denseRetriever({ model: large, lexical: lexicalIndex({ arrays: {}, values: {} }, 0) });
     const found = retriever.retrieve({ text: "", terms: [], vector: direction, readable: true }, 5);
     expect(found.map((hit) => hit.skill).sort((a, b) => a - b)).toEqual([...planted].sort((a, b) => a - b));
     for (let i = 1; i < found.length; i++) expect(found[i - 1]!.score).toBeGreaterThanOrEqual(found[i]!.score);

@@ -116,12 +116,37 @@ describe("router lifecycle", () => {
     await runIndex({ paths: [own], db: ownDb });
     const live = await createRouter({ db: ownDb });
     try {
-      expect(live.refresh()).toBe(false);
+      expect(await live.refresh()).toBe(false);
       writeAgentSkill(own, "beta", { description: "Beta things." });
       await runIndex({ paths: [own], db: ownDb });
       expect(live.status().skills).toBe(1);
-      expect(live.refresh()).toBe(true);
+      expect(await live.refresh()).toBe(true);
       expect(live.status()).toMatchObject({ skills: 2, indexVersion: 2 });
+    } finally {
+      await live.close();
+    }
+  });
+
+  it("reuses an answer for the same request on the same index version, and never across versions", async () => {
+    const own = tempDir();
+    writeAgentSkill(own, "alpha", { description: "Alpha things." });
+    const ownDb = path.join(tempDir(), "r.db");
+    await runIndex({ paths: [own], db: ownDb });
+    const live = await createRouter({ db: ownDb });
+    try {
+      const first = await live.route("beta things please", { k: 2 });
+      const again = await live.route("beta things please", { k: 2 });
+      expect([first.timing_ms.cached, again.timing_ms.cached, again.timing_ms.embed]).toEqual([false, true, 0]);
+      expect({ ...again, timing_ms: undefined }).toEqual({ ...first, timing_ms: undefined });
+      // Another option is another request; an edited answer does not leak into the next one.
+      expect((await live.route("beta things please", { k: 1 })).timing_ms.cached).toBe(false);
+      again.skills.length = 0;
+      expect((await live.route("beta things please", { k: 2 })).skills).toEqual(first.skills);
+      writeAgentSkill(own, "beta", { description: "Beta things." });
+      await runIndex({ paths: [own], db: ownDb });
+      await live.refresh();
+      const fresh = await live.route("beta things please", { k: 2 });
+      expect([fresh.timing_ms.cached, fresh.index_version, fresh.skills[0]!.name]).toEqual([false, 2, "beta"]);
     } finally {
       await live.close();
     }

@@ -81,7 +81,7 @@ describe("hot reload", () => {
       writeRelease(root, 2);
       await runIndex({ paths: [root], db: elsewhere });
       renameSync(elsewhere, db);
-      expect(server.reload()).toBe(true);
+      expect(await server.reload()).toBe(true);
       const skills = (await (await fetch(`${server.url}/skills`)).json()) as { name: string }[];
       expect(skills.map((skill) => skill.name)).toContain("sql-query-review");
     } finally {
@@ -97,7 +97,7 @@ describe("hot reload", () => {
       writer.prepare("UPDATE meta SET value = 'another-embedder' WHERE key = 'embedder'").run();
       writer.prepare("UPDATE meta SET value = '2' WHERE key = 'index_version'").run();
       writer.close();
-      expect(server.reload()).toBe(false);
+      expect(await server.reload()).toBe(false);
       const reply = await fetch(`${server.url}/route`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "my pod keeps restarting" }) });
       expect(reply.status).toBe(200);
       expect(((await reply.json()) as { index_version: number }).index_version).toBe(1);

@@ -133,7 +133,7 @@ function routerAnswering() {
     threshold: 0.5,
     min_margin: 0.1,
     warnings: [],
-    timing_ms: { embed: 1, retrieve: 1, score: 1, rerank: 0, total: 3 },
+    timing_ms: { embed: 1, retrieve: 1, score: 1, rerank: 0, total: 3, cached: false },
     index_version: 7,
     embedder: "stand-in",
     reranker: null,

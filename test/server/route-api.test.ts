@@ -55,7 +55,7 @@ describe("POST /route", () => {
     expect(json).toMatchObject({ decision: "inject", selected: ["k8s-debug"], index_version: 1, embedder: "use-lite-512", reason: null });
     expect(json.skills).toHaveLength(2);
     expect(json.skills[0]).toMatchObject({ name: "k8s-debug", kind: "skill", tokens: expect.any(Number), body: expect.stringContaining("kubectl") });
-    expect(Object.keys(json.timing_ms).sort()).toEqual(["embed", "rerank", "retrieve", "score", "total"]);
+    expect(Object.keys(json.timing_ms).sort()).toEqual(["cached", "embed", "rerank", "retrieve", "score", "total"]);
   });
 
   it.each([

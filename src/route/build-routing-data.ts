@@ -1,0 +1,41 @@
+import type { IndexDatabase } from "../store/database.js";
+import { readManifests } from "../store/manifest-rows.js";
+import { readMeta } from "../store/index-meta.js";
+import { writeRoutingData } from "../store/routing-data.js";
+import { allSkillVectors, countVectors } from "../store/vectors.js";
+import { buildLexicalTables } from "./lexical-tables.js";
+import { signCodes } from "./sign-codes.js";
+import { centroidOf, DENSE_DATA, LEXICAL_DATA, type SkillVectors } from "./route-model.js";
+
+// Enough of a body for its overview and first sections; the rest adds noise more than matches.
+const BODY_START_CHARS = 4_000;
+
+/**
+ * Writes what routing reads whole for the index as it now is: BM25F postings and the keyword index over each skill's
+ * name, description, body start and manifest, and each skill's centroid, all in name order. `router index` calls it
+ * inside its transaction, so a version is never served without the data made for it.
+ */
+export function buildRoutingData(db: IndexDatabase): void {
+  const rows = db.prepare(`SELECT id, name, description, CASE kind WHEN 'skill' THEN substr(body, 1, ${BODY_START_CHARS}) ELSE '' END AS bodyStart FROM skills ORDER BY name`).all() as {
+    id: string;
+    name: string;
+    description: string;
+    bodyStart: string;
+  }[];
+  const manifests = readManifests(db);
+  writeRoutingData(db, LEXICAL_DATA, buildLexicalTables(rows.map((row) => ({ ...row, manifest: manifests.get(row.id)?.manifest }))));
+
+  const dimension = readMeta(db).dimension ?? 0;
+  const rowOf = new Map(rows.map((row, index) => [row.id, index]));
+  const centroids = new Float32Array(rows.length * dimension);
+  for (const { skillId, kinds, vectors } of allSkillVectors(db, dimension)) {
+    const entry: SkillVectors = { description: undefined, queries: [], negatives: [] };
+    kinds.forEach((kind, position) => {
+      const item = { text: "", vector: vectors.subarray(position * dimension, (position + 1) * dimension) };
+      if (kind === "description") entry.description = item;
+      else if (kind === "query") entry.queries.push(item);
+    });
+    centroids.set(centroidOf(entry, dimension), rowOf.get(skillId)! * dimension);
+  }
+  writeRoutingData(db, DENSE_DATA, { arrays: { centroids, codes: signCodes(centroids, rows.length, dimension) }, values: { names: rows.map((row) => row.name), textCount: countVectors(db) } });
+}

@@ -1,0 +1,5 @@
+/** The manifest keywords and phrases of one skill found in a query. */
+export interface KeywordMatch {
+  keywords: string[];
+  phrases: string[];
+}
