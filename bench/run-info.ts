@@ -33,11 +33,14 @@ export function finishRun(run: RunInfo, started: number): RunInfo {
   return { ...run, loadEnd: os.loadavg()[0]!, seconds: (performance.now() - started) / 1000 };
 }
 
-/** The short commit, marked when src/ or bench/ had uncommitted changes. */
+// What the benches write: a run that follows another part of the same run is still at the same commit.
+const RESULT_FILES = ["bench/RESULTS.md", "bench/results.json", "bench/accuracy-latency.svg"];
+
+/** The short commit, marked when src/ or bench/ had uncommitted changes other than the benches' own results. */
 function commitDescription(): string {
   try {
     const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no", "--", "src", "bench"], { encoding: "utf8" }).trim() !== "";
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no", "--", "src", "bench", ...RESULT_FILES.map((file) => `:(exclude)${file}`)], { encoding: "utf8" }).trim() !== "";
     return dirty ? `${commit} + uncommitted changes` : commit;
   } catch {
     return "unknown (not a git checkout)";

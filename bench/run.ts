@@ -1,5 +1,5 @@
 // The routing benchmark: `npm run bench` (all parts) or `npm run bench -- --only trigger,accuracy,scale,http [--fresh]`.
-// Writes bench/results.json, the "Unseen skills", "Routing accuracy", "Scale", "Over HTTP" and "Issue 5 targets" sections of
+// Writes bench/results.json, the "Unseen skills", "Routing accuracy", "Scale", "Over HTTP" and "Targets" sections of
 // bench/RESULTS.md, and bench/accuracy-latency.svg. Reads ../shared/eval and ../shared/corpus.
 import path from "node:path";
 import { fileURLToPath } from "node:url";

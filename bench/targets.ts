@@ -3,7 +3,7 @@ import type { EvalMetrics } from "../src/eval/metrics.js";
 import { ms, percent, table } from "./format-figures.js";
 import type { BenchResults } from "./results-store.js";
 
-export const TARGETS_HEADING = "## Issue 5 targets";
+export const TARGETS_HEADING = "## Targets";
 
 interface TargetCheck {
   target: string;
@@ -16,7 +16,7 @@ interface TargetCheck {
 
 const HTTP_SKILLS = 1000;
 
-/** The issue-5 targets, each checked against the latest figures of the part that measures it. */
+/** The serving and accuracy targets, each checked against the latest figures of the part that measures it. */
 function checkTargets(results: BenchResults): TargetCheck[] {
   const metatool = results.accuracy?.datasets.find((dataset) => dataset.name === "metatool");
   const metricsOf = (id: "e" | "g") => metatool?.methods.find((method) => method.id === id)?.metrics;

@@ -1,4 +1,6 @@
-import nlp from "wink-nlp-utils";
+// The two functions used, by file: the package's index also loads wink-nlp and its English model (some 60 MB of RSS).
+import porterStem from "wink-nlp-utils/src/string-stem.js";
+import removeWords from "wink-nlp-utils/src/tokens-remove-words.js";
 
 const stems = new Map<string, string>();
 
@@ -23,7 +25,7 @@ export function analyseText(text: string): string[] {
       .split(" ")
       .filter(Boolean);
     const whole = parts.join("");
-    const words = nlp.tokens.removeWords(parts.length > 1 ? [whole, ...parts] : [whole]);
+    const words = removeWords(parts.length > 1 ? [whole, ...parts] : [whole]);
     terms.push(...words.map(stem));
   }
   return terms;
@@ -39,7 +41,7 @@ function characterPairs(run: string): string[] {
 function stem(word: string): string {
   let stemmed = stems.get(word);
   if (stemmed === undefined) {
-    stemmed = /\d/.test(word) ? word : nlp.string.stem(word);
+    stemmed = /\d/.test(word) ? word : porterStem(word);
     if (stems.size < 200_000) stems.set(word, stemmed);
   }
   return stemmed;

@@ -1,10 +1,12 @@
 // The wink packages ship no type declarations; these cover the parts skill-router uses.
-declare module "wink-nlp-utils" {
-  const nlp: {
-    string: { stem(word: string): string };
-    tokens: { removeWords(tokens: string[]): string[] };
-  };
-  export default nlp;
+declare module "wink-nlp-utils/src/string-stem.js" {
+  function stem(word: string): string;
+  export default stem;
+}
+
+declare module "wink-nlp-utils/src/tokens-remove-words.js" {
+  function removeWords(tokens: string[]): string[];
+  export default removeWords;
 }
 
 declare module "wink-bm25-text-search" {

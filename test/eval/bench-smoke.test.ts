@@ -110,7 +110,7 @@ describe("npm run bench, in small", () => {
 
     const markdown = readFileSync(resultsMd, "utf8");
     expect(markdown).toContain("## Models\n\nkept as it was\n");
-    for (const heading of ["## Unseen skills: trigger-dev", "## Routing accuracy", "### fixture", "## Scale", "## Over HTTP", "## Issue 5 targets"]) expect(markdown).toContain(heading);
+    for (const heading of ["## Unseen skills: trigger-dev", "## Routing accuracy", "### fixture", "## Scale", "## Over HTTP", "## Targets"]) expect(markdown).toContain(heading);
     expect(readFileSync(path.join(dir, "chart.svg"), "utf8")).toMatch(/^<svg[^>]*>[\s\S]*<\/svg>\n$/);
     expect(existsSync(path.join(dir, "results.json"))).toBe(true);
   });

@@ -109,12 +109,17 @@ describe("router.route", () => {
 });
 
 describe("router lifecycle", () => {
-  it("picks up a new index version on refresh, and not before", async () => {
+  /** A router over its own index of one skill, "alpha", in a skills folder the test may add to. */
+  async function routerOfOneSkill(): Promise<{ own: string; ownDb: string; live: Router }> {
     const own = tempDir();
     writeAgentSkill(own, "alpha", { description: "Alpha things." });
     const ownDb = path.join(tempDir(), "r.db");
     await runIndex({ paths: [own], db: ownDb });
-    const live = await createRouter({ db: ownDb });
+    return { own, ownDb, live: await createRouter({ db: ownDb }) };
+  }
+
+  it("picks up a new index version on refresh, and not before", async () => {
+    const { own, ownDb, live } = await routerOfOneSkill();
     try {
       expect(await live.refresh()).toBe(false);
       writeAgentSkill(own, "beta", { description: "Beta things." });
@@ -128,11 +133,7 @@ describe("router lifecycle", () => {
   });
 
   it("reuses an answer for the same request on the same index version, and never across versions", async () => {
-    const own = tempDir();
-    writeAgentSkill(own, "alpha", { description: "Alpha things." });
-    const ownDb = path.join(tempDir(), "r.db");
-    await runIndex({ paths: [own], db: ownDb });
-    const live = await createRouter({ db: ownDb });
+    const { own, ownDb, live } = await routerOfOneSkill();
     try {
       const first = await live.route("beta things please", { k: 2 });
       const again = await live.route("beta things please", { k: 2 });
