@@ -141,6 +141,7 @@ const CLAIMS: Claim[] = [
   { file: "docs/routing.md", pattern: /the share of (\d+) everyday chat requests/g, values: () => [EVERYDAY_REQUESTS.length] },
   { file: "docs/routing.md", pattern: /An index of fewer than (\d+)\s+skills is not measured/g, values: () => [MIN_CALIBRATION_SKILLS] },
   { file: "docs/models.md", pattern: /keeping recently read skills in a (\d+) MB cache/g, values: () => [sourceMegabytes("src/route/route-model.ts", "VECTOR_CACHE_BYTES")] },
+  { file: "docs/operations.md", pattern: /hand the event loop back every (\d+) ms/g, values: () => [sourceConstant("src/route/load-pacer.ts", "SLICE_MS")] },
   { file: "docs/operations.md", pattern: /answers of up to (\d+) MB per index version/g, values: () => [sourceMegabytes("src/route/result-cache.ts", "RESULT_CACHE_BYTES")] },
   { file: "docs/models.md", pattern: /LRU cache of ([\d,]+) query\s+vectors/g, values: () => [sourceConstant("src/models/query-encoder.ts", "DEFAULT_CACHE_SIZE")] },
   { file: "docs/operations.md", pattern: /LRU cache of ([\d,]+) query\s+vectors/g, values: () => [sourceConstant("src/models/query-encoder.ts", "DEFAULT_CACHE_SIZE")] },
