@@ -3,7 +3,7 @@
 // Usage: npx tsx bench/load.ts [--duration 60] [--connections 8] [--runs 3] [--soak 240] [--prepare] [--no-write]
 // --soak adds one longer run, outside the medians, whose RSS samples show whether memory levels off.
 // Writes the "## Load" section of bench/RESULTS.md (other sections are left as they are).
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -14,6 +14,7 @@ import { readEvalSet } from "../src/eval/eval-set.js";
 import { runIndex } from "../src/indexer/run-index.js";
 import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
 import { replaceSections } from "./results-file.js";
+import { rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
 
 const CORPUS = path.resolve("../shared/corpus/skills");
 const EVAL_SETS = ["clinc150.json", "metatool.json", "bfcl.json"].map((file) => path.resolve("../shared/eval", file));
@@ -69,43 +70,9 @@ function loadQueries(): string[] {
   return list;
 }
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  embedder: string;
-  skills: number;
-}
-
-async function startServer(db: string): Promise<Server> {
-  const child = spawn(process.execPath, ["dist/cli/main.js", "serve", "--db", db, "--port", "0"], { env: { ...process.env, ROUTER_API_KEY: API_KEY }, stdio: ["ignore", "pipe", "inherit"] });
-  let pending = "";
-  const ready = new Promise<{ url: string; embedder: string; skills: number }>((resolve, reject) => {
-    let url = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      const lines = (pending + chunk.toString()).split("\n");
-      pending = lines.pop()!;
-      for (const line of lines) {
-        if (line.includes('"event":"listening"')) url = (JSON.parse(line) as { url: string }).url;
-        else if (line.includes('"event":"ready"')) {
-          const event = JSON.parse(line) as { embedder: string; skills: number };
-          resolve({ url, embedder: event.embedder, skills: event.skills });
-        }
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`router serve exited with code ${code} before it was ready`)));
-  });
-  return { child, ...(await ready) };
-}
-
-async function stopServer(server: Server): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => server.child.once("exit", resolve));
-  server.child.kill("SIGTERM");
-  return exited;
-}
-
-function rssMb(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
-  return kb / 1024;
+/** `router serve` as users run it (the built CLI), with an API key. */
+function startServer(db: string): Promise<RouterServeChild> {
+  return startRouterServe(["dist/cli/main.js"], ["--db", db, "--port", "0"], { env: { ...process.env, ROUTER_API_KEY: API_KEY } });
 }
 
 /** autocannon's result, and the status of every answer that was not a 2xx (the run must have none). */
@@ -153,15 +120,15 @@ async function loadOnce(db: string, queries: string[], connections: number, seco
   // The warm-up takes its queries from the end of the list, so the measured run starts on uncached ones.
   await hammer(server.url, connections, WARMUP_SECONDS, queries, Math.floor(queries.length / 2));
   const pid = server.child.pid!;
-  const rssStart = rssMb(pid);
+  const rssStart = rssMbOf(pid);
   const loadStart = os.loadavg()[0]!;
   const rssSamples: number[] = [];
-  const sampler = setInterval(() => rssSamples.push(rssMb(pid)), RSS_SAMPLE_MS);
+  const sampler = setInterval(() => rssSamples.push(rssMbOf(pid)), RSS_SAMPLE_MS);
   const result = await hammer(server.url, connections, seconds, queries, 0);
   clearInterval(sampler);
-  const rssEnd = rssMb(pid);
+  const rssEnd = rssMbOf(pid);
   const loadEnd = os.loadavg()[0]!;
-  const exitCode = await stopServer(server);
+  const exitCode = await stopRouterServe(server);
   return {
     embedder: server.embedder,
     skills: server.skills,

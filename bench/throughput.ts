@@ -8,7 +8,7 @@
 // Usage: npx tsx bench/throughput.ts [--skills 1000,10000] [--workers N] [--max-batch 32] [--batch-window-ms 2] [--requests 600] [--no-write]
 // Writes the "## Throughput" section of bench/RESULTS.md. Reads ../shared/eval and ../shared/corpus; the indexes
 // are built once into bench/.cache (10,000 skills: a few minutes).
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -31,6 +31,7 @@ import { replaceSections } from "./results-file.js";
 import { finishRun, startRun } from "./run-info.js";
 import { readCorpus, sampleCorpus } from "./scale-corpus.js";
 import { scaleIndex } from "./scale-index.js";
+import { rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const shared = path.resolve(repo, "..", "shared");
@@ -221,7 +222,7 @@ function repeated(set: string[]): string[] {
 }
 
 /** `router serve` as users run it (default logging and decision log), with this run's embedding settings. */
-async function startRouterServe(db: string, workers = batching.workers): Promise<{ child: ChildProcess; url: string }> {
+function startServe(db: string, workers = batching.workers): Promise<RouterServeChild> {
   const flags = [
     "--db",
     db,
@@ -236,21 +237,7 @@ async function startRouterServe(db: string, workers = batching.workers): Promise
     "--embed-batch-window-ms",
     String(batching.batchWindowMs),
   ];
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(repo, "src", "cli", "main.ts"), "serve", ...flags], { cwd: repo, stdio: ["ignore", "pipe", "inherit"] });
-  let pending = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    let listening = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      const lines = (pending + chunk.toString()).split("\n");
-      pending = lines.pop()!;
-      for (const line of lines) {
-        if (line.includes('"event":"listening"')) listening = (JSON.parse(line) as { url: string }).url;
-        if (line.includes('"event":"ready"')) resolve(listening);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`router serve exited with code ${code} before it was ready`)));
-  });
-  return { child, url };
+  return startRouterServe(["--import", "tsx", path.join(repo, "src", "cli", "main.ts")], flags, { cwd: repo });
 }
 
 /** POST /route through autocannon: `connections` kept-alive connections, one query per request in the order given. */
@@ -275,16 +262,6 @@ async function hammer(url: string, connections: number, queries: string[]): Prom
   return { seconds: (last - started) / 1000, latencies, errors: failed + result.errors + result.timeouts };
 }
 
-async function stopRouterServe(server: { child: ChildProcess }): Promise<void> {
-  const exited = new Promise((resolve) => server.child.once("exit", resolve));
-  server.child.kill("SIGTERM");
-  await exited;
-}
-
-function rssMbOf(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-}
-
 /** One server per worker count, side by side; each round sends the same fresh queries to each, so both meet the same queries and the same noise. */
 async function compareWorkers(
   db: string,
@@ -292,7 +269,7 @@ async function compareWorkers(
   queries: string[],
 ): Promise<{ workers: number; requestsPerSecond: number; p50: number; p99: number; cpu: Run["cpuMsPerRequest"]; rssMb: number }[]> {
   const servers = [];
-  for (const workers of counts) servers.push({ workers, ...(await startRouterServe(db, workers)) });
+  for (const workers of counts) servers.push({ workers, ...(await startServe(db, workers)) });
   try {
     for (const server of servers) await hammer(server.url, 1, queries.slice(0, WARMUP));
     const rounds = servers.map(() => [] as Awaited<ReturnType<typeof hammer>>[]);
@@ -325,7 +302,7 @@ async function compareWorkers(
 }
 
 async function overHttp(db: string, skills: number, queries: string[]): Promise<{ runs: Run[]; rssMb: number }> {
-  const server = await startRouterServe(db);
+  const server = await startServe(db);
   try {
     await hammer(server.url, 1, queries.slice(0, WARMUP));
     const runs: Run[] = [];

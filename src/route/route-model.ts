@@ -6,7 +6,7 @@ import { createError } from "../errors.js";
 import { readMeta } from "../store/index-meta.js";
 import type { SkillKind } from "../store/records.js";
 import { readRoutingData, type RoutingData } from "../store/routing-data.js";
-import { skillTextReader } from "../store/vectors.js";
+import { skillTextReader, type TextKind } from "../store/vectors.js";
 import { loadPacer } from "./load-pacer.js";
 
 /** One routable skill as held in memory: what every candidate needs, nothing that grows with its texts. */
@@ -112,16 +112,22 @@ function vectorReader(db: IndexDatabase, skills: SkillEntry[], dimension: number
     const fetched = read(missing.map((index) => skills[index]!.id));
     return indexes.map((index, at) => {
       if (found[at]) return found[at];
-      const entry: SkillVectors = { description: undefined, queries: [], negatives: [] };
-      for (const text of fetched.get(skills[index]!.id)!) {
-        if (text.kind === "description") entry.description = text;
-        else if (text.kind === "query") entry.queries.push(text);
-        else entry.negatives.push(text);
-      }
+      const entry = byKind(fetched.get(skills[index]!.id)!);
       cache.set(index, entry);
       return entry;
     });
   };
+}
+
+/** A skill's embedded texts grouped by kind, each group in the order given. */
+export function byKind(texts: (SkillVector & { kind: TextKind })[]): SkillVectors {
+  const entry: SkillVectors = { description: undefined, queries: [], negatives: [] };
+  for (const text of texts) {
+    if (text.kind === "description") entry.description = text;
+    else if (text.kind === "query") entry.queries.push(text);
+    else entry.negatives.push(text);
+  }
+  return entry;
 }
 
 /** The mean of a skill's description and query vectors, normalised: what dense search compares first. */

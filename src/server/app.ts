@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
 import { withDefaults, type Settings } from "../config/settings.js";
+import { requestError } from "../contract/request-error.js";
 import { createError, type RouterError } from "../errors.js";
 import type { Router } from "../route/router.js";
 import { VERSION } from "../version.js";
@@ -10,7 +11,7 @@ import { decisionLine } from "./decision-log.js";
 import { docsPage, DOCS_CONTENT_SECURITY_POLICY } from "./docs-page.js";
 import { addExplorer, EXPLORER_ASSET_PATHS } from "./explorer/explorer-routes.js";
 import { clip } from "./echo-limits.js";
-import { knownError, validationError } from "./error-mapping.js";
+import { knownError } from "./error-mapping.js";
 import { requireJsonBody } from "./json-body-gate.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordDecision, type ServerMetrics } from "./metrics.js";
@@ -102,7 +103,7 @@ const OPENAPI_CONFIG = {
 export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHono<{ Variables: RequestVariables }> {
   const { logger = silentLogger(), metrics = createMetrics(), inFlight = { count: 0 }, ...given } = options;
   const settings = withDefaults(given);
-  const app = new OpenAPIHono<{ Variables: RequestVariables }>({ defaultHook: (result, c) => (result.success ? undefined : errorJson(c, validationError(result.error))) });
+  const app = new OpenAPIHono<{ Variables: RequestVariables }>({ defaultHook: (result, c) => (result.success ? undefined : errorJson(c, requestError(result.error, clip))) });
 
   app.use(observeRequests(metrics, logger, inFlight));
   // No browser may sniff a JSON answer (an error echoing user input, say) into HTML.

@@ -1,8 +1,6 @@
-import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { createError, isRouterError, type ErrorCode, type RouterError } from "../errors.js";
-import { MAX_QUERY_CHARS } from "../contract/limits.js";
 import { clientClosedRequest } from "./client-abort.js";
 import { clip, LISTED_IN_DETAILS, LISTED_IN_MESSAGE } from "./echo-limits.js";
 
@@ -30,18 +28,4 @@ function boundedUnknownSkills(error: RouterError): RouterError {
     .map((name) => clip(name))
     .join(", ")}${more}`;
   return createError("UNKNOWN_SKILLS", message, { unknown: unknown.slice(0, LISTED_IN_DETAILS).map((name) => clip(name)), unknownCount: unknown.length });
-}
-
-/** A schema failure named by the rule it broke; the query's own rules get their own codes. */
-export function validationError(error: z.ZodError): RouterError {
-  const issue = error.issues[0]!;
-  const field = issue.path.join(".");
-  const issues = error.issues.slice(0, LISTED_IN_DETAILS).map((item) => ({ path: clip(item.path.join(".")), message: clip(item.message) }));
-  const details = { issues, issueCount: error.issues.length };
-  if (field === "query") {
-    const code: ErrorCode = issue.code === "invalid_type" ? "QUERY_NOT_STRING" : issue.code === "too_big" ? "QUERY_TOO_LONG" : "QUERY_EMPTY";
-    const message = code === "QUERY_TOO_LONG" ? `The query is longer than ${MAX_QUERY_CHARS} characters` : code === "QUERY_NOT_STRING" ? "The query is missing or not a string" : "The query is empty";
-    return createError(code, message, details);
-  }
-  return createError("INVALID_REQUEST", clip(field ? `${field}: ${issue.message}` : issue.message), details);
 }
