@@ -3,7 +3,8 @@ import type { AbstainExamples } from "../store/abstain-examples.js";
 import type { KeywordMatch } from "./keyword-match.js";
 import type { LexicalIndex } from "./lexical-index.js";
 import type { RouteQuery } from "./query.js";
-import type { RouteModel, SkillVector } from "./route-model.js";
+import type { RouteModel } from "./route-model.js";
+import type { SkillText } from "./vector-cache.js";
 import type { Signals } from "../contract/route.js";
 
 // Raw BM25 is unbounded; x / (x + BM25_HALF) maps it into [0, 1) with 0.5 at a typical strong match.
@@ -40,8 +41,8 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
   const keywordMatches = lexical.keywords(query);
   const vector = query.readable ? query.vector : undefined;
   // An unreadable query compares no vectors: they are not even read.
-  const texts = vector ? model.vectors(candidates) : undefined;
-  const similarity = (text: SkillVector): number => dotRow(vector!, text.vector, 0, model.dimension);
+  const texts = vector ? model.texts(candidates) : undefined;
+  const similarity = vector ? model.compareWith(vector) : () => 0;
   const evidence = candidates.map((index, position): Evidence => {
     const skill = model.skills[index]!;
     const own = texts?.[position];
@@ -53,7 +54,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
     const sorted = [...querySims].sort((a, b) => b - a);
     const top = sorted.slice(0, TOP_K);
     const q2qMax = top[0] ?? 0;
-    let negativeBest: SkillVector | undefined;
+    let negativeBest: SkillText | undefined;
     let negativeSim = -Infinity;
     for (const negative of own?.negatives ?? []) {
       const value = similarity(negative);
