@@ -55,8 +55,8 @@ function datasetTables(dataset: DatasetFigures): string[] {
       percent(metrics.correct_inject),
       ms(metrics.latency_ms.p50),
       ms(metrics.latency_ms.p95),
-      ms(method.p50NoEmbedMs ?? 0),
-      ms(method.p95NoEmbedMs ?? 0),
+      optionalMs(method.p50NoEmbedMs),
+      optionalMs(method.p95NoEmbedMs),
     ];
   });
   const abstention = dataset.methods.map((method) => {
@@ -74,4 +74,9 @@ function datasetTables(dataset: DatasetFigures): string[] {
     table(["method", "abstained", "precision", "false triggers", "ECE"], abstention),
     "",
   ];
+}
+
+/** A figure older results may lack (recorded before the bench measured it). */
+function optionalMs(value: number | undefined): string {
+  return value === undefined ? "-" : ms(value);
 }
