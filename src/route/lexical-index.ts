@@ -6,8 +6,16 @@ import type { RouteQuery } from "./query.js";
 export interface LexicalIndex {
   /** Raw BM25F score of every skill sharing a term with the query, in no order (computed once per query, however often asked). */
   bm25(query: RouteQuery): Map<number, number>;
-  /** Skill -> the manifest keywords and phrases the query holds (once per query). */
-  keywords(query: RouteQuery): Map<number, KeywordMatch>;
+  /** The manifest keywords and phrases the query holds, over every skill (computed once per query). */
+  keywords(query: RouteQuery): KeywordHits;
+}
+
+/** A query's keyword and phrase hits: counts for every skill hit, the words themselves for the few that are explained. */
+export interface KeywordHits {
+  /** Skill -> its keywords plus twice its phrases the query holds, for every skill with a hit, in no order. */
+  counts: Map<number, number>;
+  /** The keywords and phrases of one skill the query holds. */
+  of(skill: number): KeywordMatch;
 }
 
 /** The lexical index over the tables `router index` wrote (route/lexical-tables.ts). */
@@ -24,6 +32,8 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
   const decoder = new TextDecoder();
   const entryText = (entry: number) => decoder.decode(entryTexts.subarray(entryTextOffsets[entry]!, entryTextOffsets[entry + 1]!));
   const scores = new Float64Array(skillCount);
+  // Query terms each entry holds, zeroed again after every query (an entry has at most 255 terms).
+  const entryHits = new Uint8Array(entryKind.length);
   const seen = new Uint8Array(skillCount);
   const search = (terms: string[]): Map<number, number> => {
     const touched: number[] = [];
@@ -49,9 +59,80 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
     }
     return found;
   };
+  const sameText = (a: number, b: number) => {
+    const length = entryTextOffsets[a + 1]! - entryTextOffsets[a]!;
+    if (length !== entryTextOffsets[b + 1]! - entryTextOffsets[b]!) return false;
+    for (let at = 0; at < length; at++) if (entryTexts[entryTextOffsets[a]! + at] !== entryTexts[entryTextOffsets[b]! + at]) return false;
+    return true;
+  };
+  // Entries are numbered skill by skill, a text's spelling variants one after another: in a sorted run of a skill's
+  // complete entries, each text counts once if every entry is checked against the last one kept of its kind.
+  const distinctEntries = (entries: Int32Array, from: number, to: number, keep: (entry: number) => void): void => {
+    let lastKeyword = -1;
+    let lastPhrase = -1;
+    for (let at = from; at < to; at++) {
+      const entry = entries[at]!;
+      const last = entryKind[entry] === 0 ? lastKeyword : lastPhrase;
+      if (last >= 0 && sameText(last, entry)) continue;
+      if (entryKind[entry] === 0) lastKeyword = entry;
+      else lastPhrase = entry;
+      keep(entry);
+    }
+  };
+  const keywordHits = (terms: string[]): KeywordHits => {
+    const touched: number[] = [];
+    for (const term of new Set(terms)) {
+      const id = find(keywordTerms, term);
+      if (id < 0) continue;
+      for (let at = keywordOffsets[id]!; at < keywordOffsets[id + 1]!; at++) {
+        const entry = keywordEntries[at]!;
+        if (entryHits[entry] === 0) touched.push(entry);
+        entryHits[entry]!++;
+      }
+    }
+    // An entry hits when the query holds all of its terms.
+    const hit: number[] = [];
+    for (const entry of touched) {
+      if (entryHits[entry]! >= entryTermCount[entry]!) hit.push(entry);
+      entryHits[entry] = 0;
+    }
+    // A typed array sorts numerically, and fast; sorted entries are grouped by skill.
+    const complete = Int32Array.from(hit).sort();
+    const counts = new Map<number, number>();
+    for (let from = 0; from < complete.length; ) {
+      const skill = entrySkill[complete[from]!]!;
+      let to = from + 1;
+      while (to < complete.length && entrySkill[complete[to]!] === skill) to++;
+      let count = 0;
+      distinctEntries(complete, from, to, (entry) => (count += entryKind[entry] === 0 ? 1 : 2));
+      counts.set(skill, count);
+      from = to;
+    }
+    return {
+      counts,
+      of(skill) {
+        const match: KeywordMatch = { keywords: [], phrases: [] };
+        const from = firstOfSkill(complete, skill);
+        const to = firstOfSkill(complete, skill + 1);
+        distinctEntries(complete, from, to, (entry) => (entryKind[entry] === 0 ? match.keywords : match.phrases).push(entryText(entry)));
+        return match;
+      },
+    };
+  };
+  /** The position of the first of the sorted entries whose skill is `skill` or later. */
+  const firstOfSkill = (entries: Int32Array, skill: number): number => {
+    let low = 0;
+    let high = entries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (entrySkill[entries[middle]!]! < skill) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
   // The retriever and the evidence both read a query's scores: one search serves both.
   const bm25Memo = new WeakMap<RouteQuery, Map<number, number>>();
-  const keywordMemo = new WeakMap<RouteQuery, Map<number, KeywordMatch>>();
+  const keywordMemo = new WeakMap<RouteQuery, KeywordHits>();
   return {
     bm25(query) {
       let found = bm25Memo.get(query);
@@ -60,26 +141,9 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
       return found;
     },
     keywords(query) {
-      let matches = keywordMemo.get(query);
-      if (matches) return matches;
-      const hits = new Map<number, number>();
-      for (const term of new Set(query.terms)) {
-        const id = find(keywordTerms, term);
-        if (id < 0) continue;
-        for (let at = keywordOffsets[id]!; at < keywordOffsets[id + 1]!; at++) hits.set(keywordEntries[at]!, (hits.get(keywordEntries[at]!) ?? 0) + 1);
-      }
-      matches = new Map();
-      for (const [entry, count] of hits) {
-        if (count < entryTermCount[entry]!) continue;
-        const skill = entrySkill[entry]!;
-        let match = matches.get(skill);
-        if (!match) matches.set(skill, (match = { keywords: [], phrases: [] }));
-        const list = entryKind[entry] === 0 ? match.keywords : match.phrases;
-        const text = entryText(entry);
-        if (!list.includes(text)) list.push(text);
-      }
-      keywordMemo.set(query, matches);
-      return matches;
+      let hits = keywordMemo.get(query);
+      if (!hits) keywordMemo.set(query, (hits = keywordHits(query.terms)));
+      return hits;
     },
   };
 }

@@ -26,8 +26,6 @@ export interface Evidence {
   negative: string | null;
 }
 
-const NO_MATCH: KeywordMatch = { keywords: [], phrases: [] };
-
 const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
 
 /**
@@ -38,7 +36,7 @@ const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
  */
 export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query: RouteQuery, candidates: number[], typicalSimilarity: number): Evidence[] {
   const bm25Scores = lexical.bm25(query);
-  const keywordMatches = lexical.keywords(query);
+  const keywordHits = lexical.keywords(query);
   const vector = query.readable ? query.vector : undefined;
   // An unreadable query compares no vectors: they are not even read.
   const texts = vector ? model.texts(candidates) : undefined;
@@ -65,7 +63,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
     }
     const penalty = negativeBest ? Math.max(0, negativeSim - q2qMax) : 0;
     const raw = bm25Scores.get(index) ?? 0;
-    const matched = keywordMatches.get(index) ?? NO_MATCH;
+    const matched = keywordHits.of(index);
     return {
       skill: index,
       signals: {

@@ -30,14 +30,18 @@ describe("keyword index", () => {
 
   it("hits a keyword when all its terms are in the query, whatever the form", () => {
     const found = lexical.keywords(query("kubectl says crashloopbackoff"));
-    expect(found.get(0)).toEqual({ keywords: ["kubectl", "CrashLoopBackOff"], phrases: [] });
-    expect(found.has(1)).toBe(false);
+    expect(found.of(0)).toEqual({ keywords: ["kubectl", "CrashLoopBackOff"], phrases: [] });
+    expect(found.counts.get(0)).toBe(2);
+    expect(found.counts.has(1)).toBe(false);
   });
 
   it("needs every content word of a phrase, in any order and inflection", () => {
-    expect(lexical.keywords(query("my pod restarts and keeps going")).get(0)?.phrases).toEqual(["pod keeps restarting"]);
-    expect(lexical.keywords(query("my pod is fine")).get(0)).toBeUndefined();
-    expect(lexical.keywords(query("please write the message for this commit")).get(1)).toEqual({ keywords: ["commit"], phrases: ["write a commit message"] });
+    expect(lexical.keywords(query("my pod restarts and keeps going")).of(0).phrases).toEqual(["pod keeps restarting"]);
+    expect(lexical.keywords(query("my pod is fine")).of(0)).toEqual({ keywords: [], phrases: [] });
+    const commit = lexical.keywords(query("please write the message for this commit"));
+    expect(commit.of(1)).toEqual({ keywords: ["commit"], phrases: ["write a commit message"] });
+    // A phrase counts twice.
+    expect(commit.counts.get(1)).toBe(3);
   });
 });
 
