@@ -1,7 +1,6 @@
-import { DOT_KERNEL_WASM } from "./dot-kernel-wasm.js";
+import { instantiateKernel, type RoutingKernel } from "./routing-kernel.js";
 
-const PAGE_BYTES = 65_536;
-const kernel = new WebAssembly.Module(DOT_KERNEL_WASM);
+export const PAGE_BYTES = 65_536;
 
 /**
  * Fixed-size vector slots in WebAssembly memory and a SIMD dot product of the query with any of them: about 4x a
@@ -11,7 +10,7 @@ const kernel = new WebAssembly.Module(DOT_KERNEL_WASM);
 export class VectorSlots {
   readonly dimension: number;
   private readonly memory = new WebAssembly.Memory({ initial: 1 });
-  private readonly dotKernel: (a: number, b: number, lanes: number) => number;
+  private readonly kernel: RoutingKernel;
   /** Floats per slot: the dimension zero-padded to whole SIMD lanes. */
   private readonly stride: number;
   private floats: Float32Array;
@@ -19,8 +18,7 @@ export class VectorSlots {
   constructor(dimension: number) {
     this.dimension = dimension;
     this.stride = Math.ceil(dimension / 4) * 4;
-    const instance = new WebAssembly.Instance(kernel, { env: { memory: this.memory } });
-    this.dotKernel = instance.exports.dot as (a: number, b: number, lanes: number) => number;
+    this.kernel = instantiateKernel(this.memory);
     this.floats = new Float32Array(this.memory.buffer);
   }
 
@@ -45,6 +43,6 @@ export class VectorSlots {
 
   /** Dot product of the query with the vector in slot `slot`. */
   similarity(slot: number): number {
-    return this.dotKernel(0, slot * this.stride * 4, this.stride / 4);
+    return this.kernel.dot(0, slot * this.stride * 4, this.stride / 4);
   }
 }
