@@ -1,5 +1,6 @@
 import { CodeDistances } from "../models/code-distances.js";
 import { dotRow } from "../models/vector-math.js";
+import { VectorSlots } from "../models/vector-slots.js";
 import type { RouteQuery } from "./query.js";
 import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
 import { signCodes } from "./sign-codes.js";
@@ -20,6 +21,8 @@ export function denseRetriever({ model }: RetrievalSources): Retriever {
   const { centroids, dimension } = model;
   const count = model.skills.length;
   const codes = count > EXACT_SCAN_LIMIT ? new CodeDistances(model.centroidCodes, count, Math.ceil(dimension / 32)) : undefined;
+  // A small index scans every centroid exactly, by the SIMD dot product: centroid i in slot i + 1.
+  const exact = codes ? undefined : centroidSlots(centroids, count, dimension);
   return {
     name: "dense",
     retrieve(query: RouteQuery, limit: number, allowed?: (skill: number) => boolean): Candidate[] {
@@ -35,10 +38,18 @@ export function denseRetriever({ model }: RetrievalSources): Retriever {
         ).map(([skill, score]) => ({ skill, score }));
       }
       const scores = new Float32Array(count).fill(-Infinity);
-      for (let skill = 0; skill < count; skill++) if (!allowed || allowed(skill)) scores[skill] = dotRow(vector, centroids, skill, dimension);
+      exact!.setQuery(vector);
+      for (let skill = 0; skill < count; skill++) if (!allowed || allowed(skill)) scores[skill] = exact!.similarity(skill + 1);
       return topK(scores, limit, (skill) => scores[skill]! > -Infinity).map((skill) => ({ skill, score: scores[skill]! }));
     },
   };
+}
+
+function centroidSlots(centroids: Float32Array, count: number, dimension: number): VectorSlots {
+  const slots = new VectorSlots(dimension);
+  slots.reserve(count + 1);
+  for (let skill = 0; skill < count; skill++) slots.write(skill + 1, centroids.subarray(skill * dimension, (skill + 1) * dimension));
+  return slots;
 }
 
 /** The `size` allowed rows whose codes differ from the query's in the fewest bits (a counting selection). */
