@@ -81,9 +81,8 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
   };
   const keywordHits = (terms: string[]): KeywordHits => {
     const touched: number[] = [];
-    for (const term of new Set(terms)) {
-      const id = find(keywordTerms, term);
-      if (id < 0) continue;
+    const termIds = [...new Set(terms)].map((term) => find(keywordTerms, term)).filter((id) => id >= 0);
+    for (const id of termIds) {
       for (let at = keywordOffsets[id]!; at < keywordOffsets[id + 1]!; at++) {
         const entry = keywordEntries[at]!;
         if (entryHits[entry] === 0) touched.push(entry);
@@ -111,13 +110,27 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
     return {
       counts,
       of(skill) {
+        const kept: number[] = [];
+        distinctEntries(complete, firstOfSkill(complete, skill), firstOfSkill(complete, skill + 1), (entry) => kept.push(entry));
+        // In the order the message uses the words: by the first of its terms that the entry holds.
+        const firstTerm = (entry: number) => termIds.findIndex((id) => holds(id, entry));
         const match: KeywordMatch = { keywords: [], phrases: [] };
-        const from = firstOfSkill(complete, skill);
-        const to = firstOfSkill(complete, skill + 1);
-        distinctEntries(complete, from, to, (entry) => (entryKind[entry] === 0 ? match.keywords : match.phrases).push(entryText(entry)));
+        for (const entry of kept.sort((a, b) => firstTerm(a) - firstTerm(b) || a - b)) (entryKind[entry] === 0 ? match.keywords : match.phrases).push(entryText(entry));
         return match;
       },
     };
+  };
+  /** Whether keyword term `id` is one of `entry`'s terms (its list of entries is in ascending order). */
+  const holds = (id: number, entry: number): boolean => {
+    let low = keywordOffsets[id]!;
+    let high = keywordOffsets[id + 1]! - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      if (keywordEntries[middle] === entry) return true;
+      if (keywordEntries[middle]! < entry) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
   };
   /** The position of the first of the sorted entries whose skill is `skill` or later. */
   const firstOfSkill = (entries: Int32Array, skill: number): number => {
