@@ -1,5 +1,5 @@
 import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
-import { topEntries } from "./top-k.js";
+import { topByKey } from "./top-k.js";
 
 /**
  * The skills whose manifest keywords and phrases the query holds most (a phrase counts twice): exact technical
@@ -9,7 +9,8 @@ export function keywordRetriever({ lexical }: RetrievalSources): Retriever {
   return {
     name: "keywords",
     retrieve(query, limit, allowed): Candidate[] {
-      return topEntries(lexical.keywords(query).counts, limit, allowed).map(([skill, score]) => ({ skill, score }));
+      const { skills, counts } = lexical.keywords(query);
+      return topByKey(skills, counts, limit, allowed).map((at) => ({ skill: skills[at]!, score: counts[at]! }));
     },
   };
 }

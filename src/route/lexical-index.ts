@@ -4,16 +4,26 @@ import type { RouteQuery } from "./query.js";
 
 /** The lexical evidence of one index version: BM25F over each skill's fields and exact keyword and phrase hits. */
 export interface LexicalIndex {
-  /** Raw BM25F score of every skill sharing a term with the query, in no order (computed once per query, however often asked). */
-  bm25(query: RouteQuery): Map<number, number>;
+  /** Raw BM25F scores of the skills sharing a term with the query (computed once per query, however often asked). */
+  bm25(query: RouteQuery): Bm25Scores;
   /** The manifest keywords and phrases the query holds, over every skill (computed once per query). */
   keywords(query: RouteQuery): KeywordHits;
 }
 
+/** A query's BM25F scores: the best skills for retrieval, any one skill's for its evidence. */
+export interface Bm25Scores {
+  /** The skills sharing a term with the query, each once, in no order, and their scores. */
+  skills: Int32Array;
+  scores: Float64Array;
+  /** One skill's score (0 when it shares no term with the query). */
+  of(skill: number): number;
+}
+
 /** A query's keyword and phrase hits: counts for every skill hit, the words themselves for the few that are explained. */
 export interface KeywordHits {
-  /** Skill -> its keywords plus twice its phrases the query holds, for every skill with a hit, in no order. */
-  counts: Map<number, number>;
+  /** Every skill with a hit, once, in skill order, and its keywords plus twice its phrases the query holds. */
+  skills: Int32Array;
+  counts: Float64Array;
   /** The keywords and phrases of one skill the query holds. */
   of(skill: number): KeywordMatch;
 }
@@ -35,12 +45,11 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
   // Query terms each entry holds, zeroed again after every query (an entry has at most 255 terms).
   const entryHits = new Uint8Array(entryKind.length);
   const seen = new Uint8Array(skillCount);
-  const search = (terms: string[]): Map<number, number> => {
-    const touched: number[] = [];
+  const search = (terms: string[]): Bm25Scores => {
     // Every occurrence counts, as wink-bm25 sums a repeated query term again.
-    for (const term of terms) {
-      const id = find(indexTerms, term);
-      if (id < 0) continue;
+    const termIds = terms.map((term) => find(indexTerms, term)).filter((id) => id >= 0);
+    const touched: number[] = [];
+    for (const id of termIds) {
       for (let at = offsets[id]!; at < offsets[id + 1]!; at++) {
         const skill = postingSkills[at]!;
         if (seen[skill] === 0) {
@@ -50,14 +59,25 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
         scores[skill]! += postingScores[at]!;
       }
     }
-    // Unsorted: a common word touches thousands of skills, and the retriever wants only the best few.
-    const found = new Map<number, number>();
-    for (const skill of touched) {
-      found.set(skill, scores[skill]!);
+    // Copied out in no order: a common word touches thousands of skills, and retrieval wants only the best few.
+    const found = { skills: Int32Array.from(touched), scores: new Float64Array(touched.length) };
+    touched.forEach((skill, at) => {
+      found.scores[at] = scores[skill]!;
       scores[skill] = 0;
       seen[skill] = 0;
-    }
-    return found;
+    });
+    return {
+      ...found,
+      // Summed again from the postings (each term's in skill order), in the same order: the same value.
+      of(skill) {
+        let score = 0;
+        for (const id of termIds) {
+          const at = lowerBound(postingSkills, offsets[id]!, offsets[id + 1]!, skill);
+          if (at < offsets[id + 1]! && postingSkills[at] === skill) score += postingScores[at]!;
+        }
+        return score;
+      },
+    };
   };
   const sameText = (a: number, b: number) => {
     const length = entryTextOffsets[a + 1]! - entryTextOffsets[a]!;
@@ -97,18 +117,21 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
     }
     // A typed array sorts numerically, and fast; sorted entries are grouped by skill.
     const complete = Int32Array.from(hit).sort();
-    const counts = new Map<number, number>();
+    const skills: number[] = [];
+    const counts: number[] = [];
     for (let from = 0; from < complete.length; ) {
       const skill = entrySkill[complete[from]!]!;
       let to = from + 1;
       while (to < complete.length && entrySkill[complete[to]!] === skill) to++;
       let count = 0;
       distinctEntries(complete, from, to, (entry) => (count += entryKind[entry] === 0 ? 1 : 2));
-      counts.set(skill, count);
+      skills.push(skill);
+      counts.push(count);
       from = to;
     }
     return {
-      counts,
+      skills: Int32Array.from(skills),
+      counts: Float64Array.from(counts),
       of(skill) {
         const kept: number[] = [];
         distinctEntries(complete, firstOfSkill(complete, skill), firstOfSkill(complete, skill + 1), (entry) => kept.push(entry));
@@ -144,7 +167,7 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
     return low;
   };
   // The retriever and the evidence both read a query's scores: one search serves both.
-  const bm25Memo = new WeakMap<RouteQuery, Map<number, number>>();
+  const bm25Memo = new WeakMap<RouteQuery, Bm25Scores>();
   const keywordMemo = new WeakMap<RouteQuery, KeywordHits>();
   return {
     bm25(query) {
@@ -159,6 +182,18 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
       return hits;
     },
   };
+}
+
+/** The first position in [from, to) of ascending `values` whose value is `value` or more. */
+function lowerBound(values: Int32Array, from: number, to: number, value: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function sortedTerms(joined: Uint8Array): string[] {

@@ -62,7 +62,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       }
     }
     const penalty = negativeBest ? Math.max(0, negativeSim - q2qMax) : 0;
-    const raw = bm25Scores.get(index) ?? 0;
+    const raw = bm25Scores.of(index);
     const matched = keywordHits.of(index);
     return {
       skill: index,
