@@ -4,7 +4,7 @@ import type { EvalCase } from "../../src/eval/eval-set.js";
 import { EVAL_K } from "../../src/eval/metrics.js";
 import type { Embedder } from "../../src/models/embedder.js";
 import type { RoutingMethod } from "./routing-method.js";
-import { scoreRouter } from "./score-router.js";
+import { embeddingScoreRouter } from "./score-router.js";
 
 /** A skill as the peer sees it: its description and, when the set has them, its example queries. */
 export interface PeerSkill {
@@ -28,19 +28,15 @@ export async function ruvectorPeer(skills: PeerSkill[], embedder: Embedder, trai
     router.addIntent({ name: skill.name, utterances, embedding: centroid(await embedder.embed(utterances), embedder.dimension) });
   }
   const position = new Map(skills.map((skill, index) => [skill.name, index]));
-  const score = async (query: string, candidates?: string[]) => {
-    const started = performance.now();
-    const [vector] = await embedder.embed([query]);
-    const embedMs = performance.now() - started;
-    const scores = new Float32Array(skills.length);
-    for (const result of router.routeWithEmbedding(vector!, candidates ? skills.length : EVAL_K)) scores[position.get(result.intent)!] = result.score;
-    return { scores, embedMs };
-  };
-  return scoreRouter(
+  return embeddingScoreRouter(
     skills.map((skill) => skill.name),
-    score,
+    embedder,
     train,
-    () => embedder.close(),
+    (vector, candidates) => {
+      const scores = new Float32Array(skills.length);
+      for (const result of router.routeWithEmbedding(vector, candidates ? skills.length : EVAL_K)) scores[position.get(result.intent)!] = result.score;
+      return scores;
+    },
   );
 }
 

@@ -1,4 +1,5 @@
 import type { EvalCase } from "../../src/eval/eval-set.js";
+import type { Embedder } from "../../src/models/embedder.js";
 import { BASELINE_ROUTED_SHARE, keepRoutedThreshold } from "./keep-routed-threshold.js";
 import { positionsOf, rankByScore } from "./rank-by-score.js";
 import type { MethodAnswer, RoutingMethod } from "./routing-method.js";
@@ -28,4 +29,15 @@ export async function scoreRouter(names: string[], score: ScoreQuery, train: Eva
     },
     close,
   };
+}
+
+/** A scoreRouter over the query's embedding: `scoreVector` scores every skill, in order, for the query's vector. */
+export function embeddingScoreRouter(names: string[], embedder: Embedder, train: EvalCase[], scoreVector: (vector: Float32Array, candidates?: string[]) => Float32Array): Promise<RoutingMethod> {
+  const score = async (query: string, candidates?: string[]) => {
+    const started = performance.now();
+    const [vector] = await embedder.embed([query]);
+    const embedMs = performance.now() - started;
+    return { scores: scoreVector(vector!, candidates), embedMs };
+  };
+  return scoreRouter(names, score, train, () => embedder.close());
 }
