@@ -3,9 +3,9 @@ import { instantiateKernel, type RoutingKernel } from "./routing-kernel.js";
 export const PAGE_BYTES = 65_536;
 
 /**
- * Fixed-size vector slots in WebAssembly memory and a SIMD dot product of the query with any of them: about 4x a
- * plain JS loop on 512-d vectors (bench/RESULTS.md, Scale). Slot 0 holds the query; the others are for the caller to
- * fill. The memory only grows.
+ * Fixed-size vector slots in WebAssembly memory and a SIMD dot product of the query with any of them (about 4x a
+ * plain JS loop on 512-d vectors, in a micro-benchmark on this project's machine). Slot 0 holds the query; the others
+ * are for the caller to fill. The memory only grows.
  */
 export class VectorSlots {
   readonly dimension: number;
@@ -22,11 +22,12 @@ export class VectorSlots {
     this.floats = new Float32Array(this.memory.buffer);
   }
 
-  /** Grows the memory to hold at least `slots` slots. */
+  /** Grows the memory to hold at least `slots` slots (at least doubling it, so that filling it slot by slot grows it rarely). */
   reserve(slots: number): void {
     const bytes = slots * this.stride * 4;
-    if (bytes <= this.memory.buffer.byteLength) return;
-    this.memory.grow(Math.ceil((bytes - this.memory.buffer.byteLength) / PAGE_BYTES));
+    const current = this.memory.buffer.byteLength;
+    if (bytes <= current) return;
+    this.memory.grow(Math.max(Math.ceil((bytes - current) / PAGE_BYTES), current / PAGE_BYTES));
     // Growing replaces the memory's buffer: views of the old one are detached.
     this.floats = new Float32Array(this.memory.buffer);
   }

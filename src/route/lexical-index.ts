@@ -72,7 +72,7 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
       of(skill) {
         let score = 0;
         for (const id of termIds) {
-          const at = lowerBound(postingSkills, offsets[id]!, offsets[id + 1]!, skill);
+          const at = firstNotBelow(offsets[id]!, offsets[id + 1]!, (position) => postingSkills[position]! < skill);
           if (at < offsets[id + 1]! && postingSkills[at] === skill) score += postingScores[at]!;
         }
         return score;
@@ -134,7 +134,8 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
       counts: Float64Array.from(counts),
       of(skill) {
         const kept: number[] = [];
-        distinctEntries(complete, firstOfSkill(complete, skill), firstOfSkill(complete, skill + 1), (entry) => kept.push(entry));
+        const firstOf = (wanted: number) => firstNotBelow(0, complete.length, (position) => entrySkill[complete[position]!]! < wanted);
+        distinctEntries(complete, firstOf(skill), firstOf(skill + 1), (entry) => kept.push(entry));
         // In the order the message uses the words: by the first of its terms that the entry holds.
         const firstTerm = (entry: number) => termIds.findIndex((id) => holds(id, entry));
         const match: KeywordMatch = { keywords: [], phrases: [] };
@@ -145,26 +146,8 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
   };
   /** Whether keyword term `id` is one of `entry`'s terms (its list of entries is in ascending order). */
   const holds = (id: number, entry: number): boolean => {
-    let low = keywordOffsets[id]!;
-    let high = keywordOffsets[id + 1]! - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      if (keywordEntries[middle] === entry) return true;
-      if (keywordEntries[middle]! < entry) low = middle + 1;
-      else high = middle - 1;
-    }
-    return false;
-  };
-  /** The position of the first of the sorted entries whose skill is `skill` or later. */
-  const firstOfSkill = (entries: Int32Array, skill: number): number => {
-    let low = 0;
-    let high = entries.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (entrySkill[entries[middle]!]! < skill) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    const at = firstNotBelow(keywordOffsets[id]!, keywordOffsets[id + 1]!, (position) => keywordEntries[position]! < entry);
+    return at < keywordOffsets[id + 1]! && keywordEntries[at] === entry;
   };
   // The retriever and the evidence both read a query's scores: one search serves both.
   const bm25Memo = new WeakMap<RouteQuery, Bm25Scores>();
@@ -184,13 +167,13 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
   };
 }
 
-/** The first position in [from, to) of ascending `values` whose value is `value` or more. */
-function lowerBound(values: Int32Array, from: number, to: number, value: number): number {
+/** The first position in [from, to) where `below` turns false (binary search: it is true up to some position, then false). */
+function firstNotBelow(from: number, to: number, below: (position: number) => boolean): number {
   let low = from;
   let high = to;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (values[middle]! < value) low = middle + 1;
+    if (below(middle)) low = middle + 1;
     else high = middle;
   }
   return low;
