@@ -12,6 +12,7 @@ import { openIndexForRead } from "../src/store/database.js";
 import type { MethodId } from "./method-catalogue.js";
 import { bm25Description } from "./methods/bm25-description.js";
 import { denseDescription } from "./methods/dense-description.js";
+import { ruvectorPeer } from "./methods/ruvector-peer.js";
 import { hybridRouter } from "./methods/hybrid-router.js";
 import { keywordRouter, manifestKeywords } from "./methods/keyword-router.js";
 import type { RoutingMethod } from "./methods/routing-method.js";
@@ -35,6 +36,8 @@ export interface MethodFigures {
   calibrated?: boolean;
   /** p50 latency without the query embedding. */
   p50NoEmbedMs?: number;
+  /** p95 latency without the query embedding. */
+  p95NoEmbedMs?: number;
 }
 
 export interface DatasetFigures {
@@ -73,7 +76,8 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
     try {
       const outcomes = await runMethod(method, test);
       env.log(`${spec.name} ${id}: ${test.length} cases in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-      return { id, metrics: computeMetrics(outcomes), calibrated: method.calibrated, p50NoEmbedMs: percentiles(outcomes.map((outcome) => outcome.latencyMs - outcome.embedMs)).p50 };
+      const withoutEmbedding = percentiles(outcomes.map((outcome) => outcome.latencyMs - outcome.embedMs));
+      return { id, metrics: computeMetrics(outcomes), calibrated: method.calibrated, p50NoEmbedMs: withoutEmbedding.p50, p95NoEmbedMs: withoutEmbedding.p95 };
     } finally {
       await method.close();
     }
@@ -83,6 +87,7 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
     await measure("a", async () => keywordRouter(manifestKeywords(mainIndex))),
     await measure("b", () => bm25Description(skills, train)),
     await measure("c", async () => denseDescription(skills, await createEmbedder(), train)),
+    await measure("p", async () => ruvectorPeer(skills, await createEmbedder(), train)),
     await measure("d", () => hybridRouter({ db: plainIndex })),
     examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
     unseen ? await measure("h", () => hybridRouter({ db: plainIndex, fusion: withIndexFloor(unseen, plainIndex) })) : { id: "h", skipped: NO_OTHER_SET },

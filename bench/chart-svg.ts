@@ -5,7 +5,7 @@ const PANEL = { width: 300, height: 260, left: 48, right: 12, top: 30, bottom: 4
 const LEGEND_HEIGHT = 24 * 5 + 8;
 const POINT_GAP = 14;
 // One colour per method, told apart in print as well as on screen (the letter is drawn on each point too).
-const COLOURS: Record<MethodId, string> = { a: "#9e9e9e", b: "#8d6e63", c: "#ffa000", d: "#7cb342", e: "#1e88e5", f: "#8e24aa", g: "#d81b60", h: "#00897b", i: "#3949ab" };
+const COLOURS: Record<MethodId, string> = { a: "#9e9e9e", b: "#8d6e63", c: "#ffa000", d: "#7cb342", e: "#1e88e5", f: "#8e24aa", g: "#d81b60", h: "#00897b", i: "#3949ab", p: "#546e7a" };
 
 /** Top-1 accuracy (in-scope cases) against p50 latency (log scale), one panel per eval set, one point per method. */
 export function accuracyLatencyChart(datasets: DatasetFigures[]): string {

@@ -3,6 +3,10 @@ export const METHODS = {
   a: { label: "keyword router", what: "install-time manifest keywords (1 point) and phrases (2 points), case-insensitive contains, load at score >= 3" },
   b: { label: "BM25, name + description", what: "plain BM25 over the skill name and description; abstains below a score threshold that keeps 90% of the training half's in-scope cases routed" },
   c: { label: "dense, description only", what: "cosine to the description's embedding (offline model); threshold chosen like b" },
+  p: {
+    label: "@ruvector/router (peer)",
+    what: "@ruvector/router's SemanticRouter: one intent per skill, its embedding the centroid of the description and example queries (same offline model), HNSW search; threshold chosen like b",
+  },
   d: {
     label: "heuristic manifests + hybrid",
     what: "the router (BM25F + query-to-query + query-to-description + keywords, default fusion) over manifests the heuristic expander wrote; no example queries",

@@ -45,7 +45,7 @@ function datasetTables(dataset: DatasetFigures): string[] {
   const skipped = (method: MethodFigures, columns: number) => [label(method), method.skipped!, ...Array.from({ length: columns - 2 }, () => "")];
   const inScope = dataset.methods.map((method) => {
     const metrics = method.metrics;
-    if (!metrics) return skipped(method, 9);
+    if (!metrics) return skipped(method, 10);
     return [
       label(method),
       percent(metrics.top1),
@@ -55,7 +55,8 @@ function datasetTables(dataset: DatasetFigures): string[] {
       percent(metrics.correct_inject),
       ms(metrics.latency_ms.p50),
       ms(metrics.latency_ms.p95),
-      ms(method.p50NoEmbedMs ?? 0),
+      optionalMs(method.p50NoEmbedMs),
+      optionalMs(method.p95NoEmbedMs),
     ];
   });
   const abstention = dataset.methods.map((method) => {
@@ -68,9 +69,14 @@ function datasetTables(dataset: DatasetFigures): string[] {
     "",
     `${dataset.skills} skills; test half ${dataset.testCases} cases${scope} (training half ${dataset.trainCases}).`,
     "",
-    table(["method", "top-1", "recall@3", "MRR@10", "routed", "correct", "p50 ms", "p95 ms", "p50 ms w/o embedding"], inScope),
+    table(["method", "top-1", "recall@3", "MRR@10", "routed", "correct", "p50 ms", "p95 ms", "p50 ms w/o embedding", "p95 ms w/o embedding"], inScope),
     "",
     table(["method", "abstained", "precision", "false triggers", "ECE"], abstention),
     "",
   ];
+}
+
+/** A figure older results may lack (recorded before the bench measured it). */
+function optionalMs(value: number | undefined): string {
+  return value === undefined ? "-" : ms(value);
 }

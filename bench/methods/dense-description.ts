@@ -3,7 +3,7 @@ import type { Embedder } from "../../src/models/embedder.js";
 import { dotRow } from "../../src/models/vector-math.js";
 import type { DescribedSkill } from "./bm25-description.js";
 import type { RoutingMethod } from "./routing-method.js";
-import { scoreRouter } from "./score-router.js";
+import { embeddingScoreRouter } from "./score-router.js";
 
 /** (c) Cosine similarity to each skill's description embedding only, like the MiniLM skill searchers (claude-skills-mcp, mcp-tool-filter). */
 export async function denseDescription(skills: DescribedSkill[], embedder: Embedder, train: EvalCase[]): Promise<RoutingMethod> {
@@ -11,18 +11,14 @@ export async function denseDescription(skills: DescribedSkill[], embedder: Embed
   const matrix = new Float32Array(skills.length * dimension);
   // An empty description (some MCP tools) leaves the name as the only text to match.
   (await embedder.embed(skills.map((skill) => skill.description || skill.name))).forEach((vector, row) => matrix.set(vector, row * dimension));
-  const score = async (query: string) => {
-    const started = performance.now();
-    const [vector] = await embedder.embed([query]);
-    const embedMs = performance.now() - started;
-    const scores = new Float32Array(skills.length);
-    for (let row = 0; row < skills.length; row++) scores[row] = dotRow(vector!, matrix, row, dimension);
-    return { scores, embedMs };
-  };
-  return scoreRouter(
+  return embeddingScoreRouter(
     skills.map((skill) => skill.name),
-    score,
+    embedder,
     train,
-    () => embedder.close(),
+    (vector) => {
+      const scores = new Float32Array(skills.length);
+      for (let row = 0; row < skills.length; row++) scores[row] = dotRow(vector, matrix, row, dimension);
+      return scores;
+    },
   );
 }

@@ -1,10 +1,11 @@
 import type { EvalCase } from "../../src/eval/eval-set.js";
+import type { Embedder } from "../../src/models/embedder.js";
 import { BASELINE_ROUTED_SHARE, keepRoutedThreshold } from "./keep-routed-threshold.js";
 import { positionsOf, rankByScore } from "./rank-by-score.js";
 import type { MethodAnswer, RoutingMethod } from "./routing-method.js";
 
-/** Every skill's score for a query (in skill order), and the time spent embedding it. */
-export type ScoreQuery = (query: string) => Promise<{ scores: ArrayLike<number>; embedMs: number }>;
+/** Every skill's score for a query (in skill order; a searcher that returns only its best may leave the others 0), and the time spent embedding it. */
+export type ScoreQuery = (query: string, candidates?: string[]) => Promise<{ scores: ArrayLike<number>; embedMs: number }>;
 
 /**
  * A method that only ranks (BM25, cosine): it injects its best skill when the score reaches a threshold
@@ -13,7 +14,7 @@ export type ScoreQuery = (query: string) => Promise<{ scores: ArrayLike<number>;
 export async function scoreRouter(names: string[], score: ScoreQuery, train: EvalCase[], close: () => Promise<void>): Promise<RoutingMethod> {
   const byName = new Map(names.map((name, index) => [name, index]));
   const rank = async (query: string, candidates?: string[]) => {
-    const { scores, embedMs } = await score(query);
+    const { scores, embedMs } = await score(query, candidates);
     return { ...rankByScore(names, scores, positionsOf(byName, candidates)), embedMs };
   };
   const bests: number[] = [];
@@ -28,4 +29,15 @@ export async function scoreRouter(names: string[], score: ScoreQuery, train: Eva
     },
     close,
   };
+}
+
+/** A scoreRouter over the query's embedding: `scoreVector` scores every skill, in order, for the query's vector. */
+export function embeddingScoreRouter(names: string[], embedder: Embedder, train: EvalCase[], scoreVector: (vector: Float32Array, candidates?: string[]) => Float32Array): Promise<RoutingMethod> {
+  const score = async (query: string, candidates?: string[]) => {
+    const started = performance.now();
+    const [vector] = await embedder.embed([query]);
+    const embedMs = performance.now() - started;
+    return { scores: scoreVector(vector!, candidates), embedMs };
+  };
+  return scoreRouter(names, score, train, () => embedder.close());
 }

@@ -5,7 +5,8 @@ import { writeRoutingData } from "../store/routing-data.js";
 import { allSkillVectors, countVectors } from "../store/vectors.js";
 import { buildLexicalTables } from "./lexical-tables.js";
 import { signCodes } from "./sign-codes.js";
-import { byKind, centroidOf, DENSE_DATA, LEXICAL_DATA } from "./route-model.js";
+import { centroidOf, DENSE_DATA, LEXICAL_DATA } from "./route-model.js";
+import { groupByKind } from "./vector-cache.js";
 
 // Enough of a body for its overview and first sections; the rest adds noise more than matches.
 const BODY_START_CHARS = 4_000;
@@ -30,7 +31,7 @@ export function buildRoutingData(db: IndexDatabase): void {
   const centroids = new Float32Array(rows.length * dimension);
   for (const { skillId, kinds, vectors } of allSkillVectors(db, dimension)) {
     const texts = kinds.map((kind, position) => ({ kind, text: "", vector: vectors.subarray(position * dimension, (position + 1) * dimension) }));
-    centroids.set(centroidOf(byKind(texts), dimension), rowOf.get(skillId)! * dimension);
+    centroids.set(centroidOf(groupByKind(texts), dimension), rowOf.get(skillId)! * dimension);
   }
   writeRoutingData(db, DENSE_DATA, { arrays: { centroids, codes: signCodes(centroids, rows.length, dimension) }, values: { names: rows.map((row) => row.name), textCount: countVectors(db) } });
 }

@@ -1,8 +1,10 @@
+import { CodeDistances } from "../models/code-distances.js";
 import { dotRow } from "../models/vector-math.js";
+import { VectorSlots } from "../models/vector-slots.js";
 import type { RouteQuery } from "./query.js";
 import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
 import { signCodes } from "./sign-codes.js";
-import { topK } from "./top-k.js";
+import { topEntries, topK } from "./top-k.js";
 
 // Below this many skills an exact scan of the centroids is cheaper than building and using their bit codes.
 const EXACT_SCAN_LIMIT = 2_000;
@@ -18,48 +20,49 @@ const RESCORE_MIN = 200;
 export function denseRetriever({ model }: RetrievalSources): Retriever {
   const { centroids, dimension } = model;
   const count = model.skills.length;
-  const scores = new Float32Array(count);
-  const codes = count > EXACT_SCAN_LIMIT ? model.centroidCodes : undefined;
+  const codes = count > EXACT_SCAN_LIMIT ? new CodeDistances(model.centroidCodes, count, Math.ceil(dimension / 32)) : undefined;
+  // A small index scans every centroid exactly, by the SIMD dot product: centroid i in slot i + 1.
+  const exact = codes ? undefined : centroidSlots(centroids, count, dimension);
   return {
     name: "dense",
     retrieve(query: RouteQuery, limit: number, allowed?: (skill: number) => boolean): Candidate[] {
       // A query in a script the embedder cannot read lands near everything: only its English gloss, if any, finds candidates.
       const vector = query.readable ? query.vector : query.gloss;
       if (!vector) return [];
-      const pool = codes ? nearestByCode(codes, signCodes(vector, 1, dimension), count, Math.max(RESCORE_MIN, limit * RESCORE_FACTOR), allowed) : undefined;
-      scores.fill(-Infinity);
-      if (pool) for (const skill of pool) scores[skill] = dotRow(vector, centroids, skill, dimension);
-      else for (let skill = 0; skill < count; skill++) if (!allowed || allowed(skill)) scores[skill] = dotRow(vector, centroids, skill, dimension);
+      if (codes) {
+        // Only the closest by code are rescored, and only they are ranked.
+        const pool = nearestByCode(codes, signCodes(vector, 1, dimension), dimension, Math.max(RESCORE_MIN, limit * RESCORE_FACTOR), allowed);
+        return topEntries(
+          pool.map((skill): [number, number] => [skill, dotRow(vector, centroids, skill, dimension)]),
+          limit,
+        ).map(([skill, score]) => ({ skill, score }));
+      }
+      const scores = new Float32Array(count).fill(-Infinity);
+      exact!.setQuery(vector);
+      for (let skill = 0; skill < count; skill++) if (!allowed || allowed(skill)) scores[skill] = exact!.similarity(skill + 1);
       return topK(scores, limit, (skill) => scores[skill]! > -Infinity).map((skill) => ({ skill, score: scores[skill]! }));
     },
   };
 }
 
-/** The `size` allowed rows whose codes differ from the query's in the fewest bits (a counting selection). */
-function nearestByCode(codes: Uint32Array, query: Uint32Array, count: number, size: number, allowed?: (skill: number) => boolean): number[] {
-  const words = query.length;
-  const distances = new Uint16Array(count);
-  const histogram = new Uint32Array(words * 32 + 2);
-  for (let row = 0; row < count; row++) {
-    if (allowed && !allowed(row)) {
-      distances[row] = words * 32 + 1;
-      continue;
-    }
-    let distance = 0;
-    for (let word = 0; word < words; word++) distance += popcount(codes[row * words + word]! ^ query[word]!);
-    distances[row] = distance;
-    histogram[distance]!++;
-  }
-  let cutoff = 0;
-  for (let taken = 0; cutoff < words * 32 && taken + histogram[cutoff]! < size; cutoff++) taken += histogram[cutoff]!;
-  const pool: number[] = [];
-  for (let row = 0; row < count; row++) if (distances[row]! <= cutoff) pool.push(row);
-  return pool;
+function centroidSlots(centroids: Float32Array, count: number, dimension: number): VectorSlots {
+  const slots = new VectorSlots(dimension);
+  slots.reserve(count + 1);
+  for (let skill = 0; skill < count; skill++) slots.write(skill + 1, centroids.subarray(skill * dimension, (skill + 1) * dimension));
+  return slots;
 }
 
-function popcount(value: number): number {
-  let x = value - ((value >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
+/** The `size` allowed rows whose codes differ from the query's in the fewest bits (a counting selection). */
+function nearestByCode(codes: CodeDistances, query: Uint32Array, bits: number, size: number, allowed?: (skill: number) => boolean): number[] {
+  const distances = codes.distances(query);
+  const histogram = new Uint32Array(bits + 1);
+  for (let row = 0; row < distances.length; row++) {
+    if (allowed && !allowed(row)) distances[row] = bits + 1;
+    else histogram[distances[row]!]!++;
+  }
+  let cutoff = 0;
+  for (let taken = 0; cutoff < bits && taken + histogram[cutoff]! < size; cutoff++) taken += histogram[cutoff]!;
+  const pool: number[] = [];
+  for (let row = 0; row < distances.length; row++) if (distances[row]! <= cutoff) pool.push(row);
+  return pool;
 }

@@ -1,5 +1,5 @@
-import type { KeywordMatch } from "./keyword-match.js";
 import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
+import { topByKey } from "./top-k.js";
 
 /**
  * The skills whose manifest keywords and phrases the query holds most (a phrase counts twice): exact technical
@@ -9,15 +9,8 @@ export function keywordRetriever({ lexical }: RetrievalSources): Retriever {
   return {
     name: "keywords",
     retrieve(query, limit, allowed): Candidate[] {
-      return [...lexical.keywords(query)]
-        .filter(([skill]) => !allowed || allowed(skill))
-        .map(([skill, match]) => ({ skill, score: hitCount(match) }))
-        .sort((a, b) => b.score - a.score || a.skill - b.skill)
-        .slice(0, limit);
+      const { skills, counts } = lexical.keywords(query);
+      return topByKey(skills, counts, limit, allowed).map((at) => ({ skill: skills[at]!, score: counts[at]! }));
     },
   };
-}
-
-export function hitCount(match: KeywordMatch): number {
-  return match.keywords.length + 2 * match.phrases.length;
 }

@@ -4,10 +4,28 @@ import type { RouteQuery } from "./query.js";
 
 /** The lexical evidence of one index version: BM25F over each skill's fields and exact keyword and phrase hits. */
 export interface LexicalIndex {
-  /** Raw BM25F score of every skill sharing a term with the query, in no order (computed once per query, however often asked). */
-  bm25(query: RouteQuery): Map<number, number>;
-  /** Skill -> the manifest keywords and phrases the query holds (once per query). */
-  keywords(query: RouteQuery): Map<number, KeywordMatch>;
+  /** Raw BM25F scores of the skills sharing a term with the query (computed once per query, however often asked). */
+  bm25(query: RouteQuery): Bm25Scores;
+  /** The manifest keywords and phrases the query holds, over every skill (computed once per query). */
+  keywords(query: RouteQuery): KeywordHits;
+}
+
+/** A query's BM25F scores: the best skills for retrieval, any one skill's for its evidence. */
+export interface Bm25Scores {
+  /** The skills sharing a term with the query, each once, in no order, and their scores. */
+  skills: Int32Array;
+  scores: Float64Array;
+  /** One skill's score (0 when it shares no term with the query). */
+  of(skill: number): number;
+}
+
+/** A query's keyword and phrase hits: counts for every skill hit, the words themselves for the few that are explained. */
+export interface KeywordHits {
+  /** Every skill with a hit, once, in skill order, and its keywords plus twice its phrases the query holds. */
+  skills: Int32Array;
+  counts: Float64Array;
+  /** The keywords and phrases of one skill the query holds. */
+  of(skill: number): KeywordMatch;
 }
 
 /** The lexical index over the tables `router index` wrote (route/lexical-tables.ts). */
@@ -24,13 +42,14 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
   const decoder = new TextDecoder();
   const entryText = (entry: number) => decoder.decode(entryTexts.subarray(entryTextOffsets[entry]!, entryTextOffsets[entry + 1]!));
   const scores = new Float64Array(skillCount);
+  // Query terms each entry holds, zeroed again after every query (an entry has at most 255 terms).
+  const entryHits = new Uint8Array(entryKind.length);
   const seen = new Uint8Array(skillCount);
-  const search = (terms: string[]): Map<number, number> => {
-    const touched: number[] = [];
+  const search = (terms: string[]): Bm25Scores => {
     // Every occurrence counts, as wink-bm25 sums a repeated query term again.
-    for (const term of terms) {
-      const id = find(indexTerms, term);
-      if (id < 0) continue;
+    const termIds = terms.map((term) => find(indexTerms, term)).filter((id) => id >= 0);
+    const touched: number[] = [];
+    for (const id of termIds) {
       for (let at = offsets[id]!; at < offsets[id + 1]!; at++) {
         const skill = postingSkills[at]!;
         if (seen[skill] === 0) {
@@ -40,18 +59,99 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
         scores[skill]! += postingScores[at]!;
       }
     }
-    // Unsorted: a common word touches thousands of skills, and the retriever wants only the best few.
-    const found = new Map<number, number>();
-    for (const skill of touched) {
-      found.set(skill, scores[skill]!);
+    // Copied out in no order: a common word touches thousands of skills, and retrieval wants only the best few.
+    const found = { skills: Int32Array.from(touched), scores: new Float64Array(touched.length) };
+    touched.forEach((skill, at) => {
+      found.scores[at] = scores[skill]!;
       scores[skill] = 0;
       seen[skill] = 0;
+    });
+    return {
+      ...found,
+      // Summed again from the postings (each term's in skill order), in the same order: the same value.
+      of(skill) {
+        let score = 0;
+        for (const id of termIds) {
+          const at = firstNotBelow(offsets[id]!, offsets[id + 1]!, (position) => postingSkills[position]! < skill);
+          if (at < offsets[id + 1]! && postingSkills[at] === skill) score += postingScores[at]!;
+        }
+        return score;
+      },
+    };
+  };
+  const sameText = (a: number, b: number) => {
+    const length = entryTextOffsets[a + 1]! - entryTextOffsets[a]!;
+    if (length !== entryTextOffsets[b + 1]! - entryTextOffsets[b]!) return false;
+    for (let at = 0; at < length; at++) if (entryTexts[entryTextOffsets[a]! + at] !== entryTexts[entryTextOffsets[b]! + at]) return false;
+    return true;
+  };
+  // Entries are numbered skill by skill, a text's spelling variants one after another: in a sorted run of a skill's
+  // complete entries, each text counts once if every entry is checked against the last one kept of its kind.
+  const distinctEntries = (entries: Int32Array, from: number, to: number, keep: (entry: number) => void): void => {
+    let lastKeyword = -1;
+    let lastPhrase = -1;
+    for (let at = from; at < to; at++) {
+      const entry = entries[at]!;
+      const last = entryKind[entry] === 0 ? lastKeyword : lastPhrase;
+      if (last >= 0 && sameText(last, entry)) continue;
+      if (entryKind[entry] === 0) lastKeyword = entry;
+      else lastPhrase = entry;
+      keep(entry);
     }
-    return found;
+  };
+  const keywordHits = (terms: string[]): KeywordHits => {
+    const touched: number[] = [];
+    const termIds = [...new Set(terms)].map((term) => find(keywordTerms, term)).filter((id) => id >= 0);
+    for (const id of termIds) {
+      for (let at = keywordOffsets[id]!; at < keywordOffsets[id + 1]!; at++) {
+        const entry = keywordEntries[at]!;
+        if (entryHits[entry] === 0) touched.push(entry);
+        entryHits[entry]!++;
+      }
+    }
+    // An entry hits when the query holds all of its terms.
+    const hit: number[] = [];
+    for (const entry of touched) {
+      if (entryHits[entry]! >= entryTermCount[entry]!) hit.push(entry);
+      entryHits[entry] = 0;
+    }
+    // A typed array sorts numerically, and fast; sorted entries are grouped by skill.
+    const complete = Int32Array.from(hit).sort();
+    const skills: number[] = [];
+    const counts: number[] = [];
+    for (let from = 0; from < complete.length; ) {
+      const skill = entrySkill[complete[from]!]!;
+      let to = from + 1;
+      while (to < complete.length && entrySkill[complete[to]!] === skill) to++;
+      let count = 0;
+      distinctEntries(complete, from, to, (entry) => (count += entryKind[entry] === 0 ? 1 : 2));
+      skills.push(skill);
+      counts.push(count);
+      from = to;
+    }
+    return {
+      skills: Int32Array.from(skills),
+      counts: Float64Array.from(counts),
+      of(skill) {
+        const kept: number[] = [];
+        const firstOf = (wanted: number) => firstNotBelow(0, complete.length, (position) => entrySkill[complete[position]!]! < wanted);
+        distinctEntries(complete, firstOf(skill), firstOf(skill + 1), (entry) => kept.push(entry));
+        // In the order the message uses the words: by the first of its terms that the entry holds.
+        const firstTerm = (entry: number) => termIds.findIndex((id) => holds(id, entry));
+        const match: KeywordMatch = { keywords: [], phrases: [] };
+        for (const entry of kept.sort((a, b) => firstTerm(a) - firstTerm(b) || a - b)) (entryKind[entry] === 0 ? match.keywords : match.phrases).push(entryText(entry));
+        return match;
+      },
+    };
+  };
+  /** Whether keyword term `id` is one of `entry`'s terms (its list of entries is in ascending order). */
+  const holds = (id: number, entry: number): boolean => {
+    const at = firstNotBelow(keywordOffsets[id]!, keywordOffsets[id + 1]!, (position) => keywordEntries[position]! < entry);
+    return at < keywordOffsets[id + 1]! && keywordEntries[at] === entry;
   };
   // The retriever and the evidence both read a query's scores: one search serves both.
-  const bm25Memo = new WeakMap<RouteQuery, Map<number, number>>();
-  const keywordMemo = new WeakMap<RouteQuery, Map<number, KeywordMatch>>();
+  const bm25Memo = new WeakMap<RouteQuery, Bm25Scores>();
+  const keywordMemo = new WeakMap<RouteQuery, KeywordHits>();
   return {
     bm25(query) {
       let found = bm25Memo.get(query);
@@ -60,28 +160,23 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
       return found;
     },
     keywords(query) {
-      let matches = keywordMemo.get(query);
-      if (matches) return matches;
-      const hits = new Map<number, number>();
-      for (const term of new Set(query.terms)) {
-        const id = find(keywordTerms, term);
-        if (id < 0) continue;
-        for (let at = keywordOffsets[id]!; at < keywordOffsets[id + 1]!; at++) hits.set(keywordEntries[at]!, (hits.get(keywordEntries[at]!) ?? 0) + 1);
-      }
-      matches = new Map();
-      for (const [entry, count] of hits) {
-        if (count < entryTermCount[entry]!) continue;
-        const skill = entrySkill[entry]!;
-        let match = matches.get(skill);
-        if (!match) matches.set(skill, (match = { keywords: [], phrases: [] }));
-        const list = entryKind[entry] === 0 ? match.keywords : match.phrases;
-        const text = entryText(entry);
-        if (!list.includes(text)) list.push(text);
-      }
-      keywordMemo.set(query, matches);
-      return matches;
+      let hits = keywordMemo.get(query);
+      if (!hits) keywordMemo.set(query, (hits = keywordHits(query.terms)));
+      return hits;
     },
   };
+}
+
+/** The first position in [from, to) where `below` turns false (binary search: it is true up to some position, then false). */
+function firstNotBelow(from: number, to: number, below: (position: number) => boolean): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (below(middle)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function sortedTerms(joined: Uint8Array): string[] {

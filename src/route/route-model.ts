@@ -1,13 +1,14 @@
-import { LRUCache } from "lru-cache";
 import { normalise } from "../models/vector-math.js";
+import { VectorSlots } from "../models/vector-slots.js";
 import { readAbstainExamples, type AbstainExamples } from "../store/abstain-examples.js";
 import type { IndexDatabase } from "../store/database.js";
 import { createError } from "../errors.js";
 import { readMeta } from "../store/index-meta.js";
 import type { SkillKind } from "../store/records.js";
 import { readRoutingData, type RoutingData } from "../store/routing-data.js";
-import { skillTextReader, type TextKind } from "../store/vectors.js";
+import { skillTextReader } from "../store/vectors.js";
 import { loadPacer } from "./load-pacer.js";
+import { vectorCache, type ByKind, type SkillText, type SkillTexts, type TextSource } from "./vector-cache.js";
 
 /** One routable skill as held in memory: what every candidate needs, nothing that grows with its texts. */
 export interface SkillEntry {
@@ -27,11 +28,7 @@ export interface SkillVector {
 }
 
 /** A skill's embedded texts, by kind, in the order they were written. */
-export interface SkillVectors {
-  description: SkillVector | undefined;
-  queries: SkillVector[];
-  negatives: SkillVector[];
-}
+export type SkillVectors = ByKind<SkillVector>;
 
 /** Everything the query path reads of one index version; never mutated after loading. */
 export interface RouteModel {
@@ -49,7 +46,9 @@ export interface RouteModel {
   /** Embedded texts in the index. */
   textCount: number;
   /** The embedded texts of these skills, read from the index (recently read ones from a bounded cache). */
-  vectors(skills: number[]): SkillVectors[];
+  texts(skills: number[]): SkillTexts[];
+  /** Similarity of `query` (a unit vector) to texts of this model; valid until it is called again. */
+  compareWith(query: Float32Array): (text: SkillText) => number;
   /** Requests no skill should answer (learned by `router fit`). */
   abstain: AbstainExamples;
 }
@@ -82,6 +81,7 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     throw createError("INDEX_OUTDATED", "The index has no routing data for its skills: run `router index` again");
   }
   const dimension = meta.dimension ?? 0;
+  const slots = new VectorSlots(dimension);
   return {
     indexVersion: meta.indexVersion,
     embedder: meta.embedder ?? null,
@@ -92,42 +92,22 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     centroidCodes: (dense?.arrays.codes as Uint32Array | undefined) ?? new Uint32Array(0),
     lexical: lexical ?? { arrays: {}, values: {} },
     textCount: (dense?.values.textCount as number | undefined) ?? 0,
-    vectors: vectorReader(db, skills, dimension, vectorCacheBytes),
+    texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), textSource(db, skills, dimension)),
+    compareWith(query) {
+      slots.setQuery(query);
+      return (text) => slots.similarity(text.slot);
+    },
     abstain: readAbstainExamples(db, meta.embedder ?? null, dimension),
   };
 }
 
-/** Reads candidates' vectors from the index by skill, keeping recently read skills in a cache bounded in bytes. */
-function vectorReader(db: IndexDatabase, skills: SkillEntry[], dimension: number, cacheBytes: number): (indexes: number[]) => SkillVectors[] {
+/** Reads skills' texts and vectors from the index, in the order they were written. */
+function textSource(db: IndexDatabase, skills: SkillEntry[], dimension: number): TextSource {
   const read = skillTextReader(db, dimension);
-  const cache = new LRUCache<number, SkillVectors>({
-    maxSize: cacheBytes,
-    sizeCalculation: (entry) => [entry.description, ...entry.queries, ...entry.negatives].reduce((sum, text) => sum + (text ? text.vector.byteLength + text.text.length * 2 : 0), 64),
-  });
   return (indexes) => {
-    // Taken from the cache before anything is added to it: adding the missing ones may evict cached ones.
-    const found = indexes.map((index) => cache.get(index));
-    const missing = indexes.filter((_, at) => found[at] === undefined);
-    if (missing.length === 0) return found as SkillVectors[];
-    const fetched = read(missing.map((index) => skills[index]!.id));
-    return indexes.map((index, at) => {
-      if (found[at]) return found[at];
-      const entry = byKind(fetched.get(skills[index]!.id)!);
-      cache.set(index, entry);
-      return entry;
-    });
+    const found = read(indexes.map((index) => skills[index]!.id));
+    return indexes.map((index) => found.get(skills[index]!.id)!);
   };
-}
-
-/** A skill's embedded texts grouped by kind, each group in the order given. */
-export function byKind(texts: (SkillVector & { kind: TextKind })[]): SkillVectors {
-  const entry: SkillVectors = { description: undefined, queries: [], negatives: [] };
-  for (const text of texts) {
-    if (text.kind === "description") entry.description = text;
-    else if (text.kind === "query") entry.queries.push(text);
-    else entry.negatives.push(text);
-  }
-  return entry;
 }
 
 /** The mean of a skill's description and query vectors, normalised: what dense search compares first. */

@@ -3,7 +3,8 @@ import type { AbstainExamples } from "../store/abstain-examples.js";
 import type { KeywordMatch } from "./keyword-match.js";
 import type { LexicalIndex } from "./lexical-index.js";
 import type { RouteQuery } from "./query.js";
-import type { RouteModel, SkillVector } from "./route-model.js";
+import type { RouteModel } from "./route-model.js";
+import type { SkillText } from "./vector-cache.js";
 import type { Signals } from "../contract/route.js";
 
 // Raw BM25 is unbounded; x / (x + BM25_HALF) maps it into [0, 1) with 0.5 at a typical strong match.
@@ -25,8 +26,6 @@ export interface Evidence {
   negative: string | null;
 }
 
-const NO_MATCH: KeywordMatch = { keywords: [], phrases: [] };
-
 const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
 
 /**
@@ -37,11 +36,11 @@ const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
  */
 export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query: RouteQuery, candidates: number[], typicalSimilarity: number): Evidence[] {
   const bm25Scores = lexical.bm25(query);
-  const keywordMatches = lexical.keywords(query);
+  const keywordHits = lexical.keywords(query);
   const vector = query.readable ? query.vector : undefined;
   // An unreadable query compares no vectors: they are not even read.
-  const texts = vector ? model.vectors(candidates) : undefined;
-  const similarity = (text: SkillVector): number => dotRow(vector!, text.vector, 0, model.dimension);
+  const texts = vector ? model.texts(candidates) : undefined;
+  const similarity = vector ? model.compareWith(vector) : () => 0;
   const evidence = candidates.map((index, position): Evidence => {
     const skill = model.skills[index]!;
     const own = texts?.[position];
@@ -53,7 +52,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
     const sorted = [...querySims].sort((a, b) => b - a);
     const top = sorted.slice(0, TOP_K);
     const q2qMax = top[0] ?? 0;
-    let negativeBest: SkillVector | undefined;
+    let negativeBest: SkillText | undefined;
     let negativeSim = -Infinity;
     for (const negative of own?.negatives ?? []) {
       const value = similarity(negative);
@@ -63,8 +62,8 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       }
     }
     const penalty = negativeBest ? Math.max(0, negativeSim - q2qMax) : 0;
-    const raw = bm25Scores.get(index) ?? 0;
-    const matched = keywordMatches.get(index) ?? NO_MATCH;
+    const raw = bm25Scores.of(index);
+    const matched = keywordHits.of(index);
     return {
       skill: index,
       signals: {

@@ -18,6 +18,14 @@ export function topEntries(entries: Iterable<[number, number]>, k: number, inclu
   return heap.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
 }
 
+/** Positions of the k best of parallel `keys` and `scores`, best first (ties: lower key first); `include` is asked of keys. */
+export function topByKey(keys: Int32Array, scores: Float64Array, k: number, include?: (key: number) => boolean): number[] {
+  const heap: number[] = [];
+  const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && keys[a]! > keys[b]!);
+  for (let at = 0; at < keys.length; at++) if (!include || include(keys[at]!)) push(heap, at, k, worse);
+  return heap.sort((a, b) => scores[b]! - scores[a]! || keys[a]! - keys[b]!);
+}
+
 /** Adds an item to a heap of at most k, whose root is the worst kept. */
 function push<T>(heap: T[], item: T, k: number, worse: (a: T, b: T) => boolean): void {
   if (heap.length < k) {

@@ -30,14 +30,18 @@ describe("keyword index", () => {
 
   it("hits a keyword when all its terms are in the query, whatever the form", () => {
     const found = lexical.keywords(query("kubectl says crashloopbackoff"));
-    expect(found.get(0)).toEqual({ keywords: ["kubectl", "CrashLoopBackOff"], phrases: [] });
-    expect(found.has(1)).toBe(false);
+    expect(found.of(0)).toEqual({ keywords: ["kubectl", "CrashLoopBackOff"], phrases: [] });
+    expect([...found.skills]).toEqual([0]);
+    expect([...found.counts]).toEqual([2]);
   });
 
   it("needs every content word of a phrase, in any order and inflection", () => {
-    expect(lexical.keywords(query("my pod restarts and keeps going")).get(0)?.phrases).toEqual(["pod keeps restarting"]);
-    expect(lexical.keywords(query("my pod is fine")).get(0)).toBeUndefined();
-    expect(lexical.keywords(query("please write the message for this commit")).get(1)).toEqual({ keywords: ["commit"], phrases: ["write a commit message"] });
+    expect(lexical.keywords(query("my pod restarts and keeps going")).of(0).phrases).toEqual(["pod keeps restarting"]);
+    expect(lexical.keywords(query("my pod is fine")).of(0)).toEqual({ keywords: [], phrases: [] });
+    const commit = lexical.keywords(query("please write the message for this commit"));
+    expect(commit.of(1)).toEqual({ keywords: ["commit"], phrases: ["write a commit message"] });
+    // A phrase counts twice.
+    expect([...commit.counts]).toEqual([3]);
   });
 });
 
@@ -88,8 +92,11 @@ describe("BM25F tables", () => {
     for (const text of ["pod restart", "refund the invoice invoice", "weather forecast for the meeting", "branch merge commit deploy cache", "nothing matches zebra"]) {
       const ours = lexical.bm25(query(text));
       const theirs = winkScores(sources, text);
-      expect([...ours.keys()].sort((a, b) => a - b)).toEqual([...theirs.keys()].sort((a, b) => a - b));
-      for (const [index, score] of theirs) expect(ours.get(index)).toBeCloseTo(score, 4);
+      expect([...ours.skills].sort((a, b) => a - b)).toEqual([...theirs.keys()].sort((a, b) => a - b));
+      for (const [index, score] of theirs) expect(ours.scores[ours.skills.indexOf(index)]).toBeCloseTo(score, 4);
+      // One skill's score, summed again from the postings, is the very same number.
+      ours.skills.forEach((skill, at) => expect(ours.of(skill)).toBe(ours.scores[at]));
+      expect(ours.of(sources.length + 5)).toBe(0);
     }
   });
 });

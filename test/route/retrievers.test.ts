@@ -9,6 +9,7 @@ import { analyseText } from "../../src/text/analyse-text.js";
 import { bm25Retriever } from "../../src/route/bm25-retriever.js";
 import { keywordRetriever } from "../../src/route/keyword-retriever.js";
 import { lexicalIndex } from "../../src/route/lexical-index.js";
+import { signCodes } from "../../src/route/sign-codes.js";
 import { denseRetriever } from "../../src/route/dense-retriever.js";
 import { loadRouteModel, type RouteModel } from "../../src/route/route-model.js";
 import { openIndexForRead } from "../../src/store/database.js";
@@ -73,7 +74,9 @@ describe("dense retriever on a large index", () => {
       const row = large.centroids.subarray(skill * dimension, (skill + 1) * dimension);
       row.set(normalise(Float32Array.from(direction, (value, i) => value + ((0.02 + rank * 0.01) * (((i * (rank + 3)) % 11) - 5)) / 5)));
     });
-    const retriever = denseRetriever({ model: large, lexical: lexicalIndex({ arrays: {}, values: {} }, 0) });
+    // The codes `router index` writes, taken once the planted skills are in.
+    const model = { ...large, centroidCodes: signCodes(large.centroids, 3_000, dimension) };
+    const retriever = denseRetriever({ model, lexical: lexicalIndex({ arrays: {}, values: {} }, 0) });
     const found = retriever.retrieve({ text: "", terms: [], vector: direction, readable: true }, 5);
     expect(found.map((hit) => hit.skill).sort((a, b) => a - b)).toEqual([...planted].sort((a, b) => a - b));
     for (let i = 1; i < found.length; i++) expect(found[i - 1]!.score).toBeGreaterThanOrEqual(found[i]!.score);
