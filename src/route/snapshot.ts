@@ -4,6 +4,7 @@ import { fusionFor } from "./fusion-params.js";
 import type { FusionParams } from "./fusion.js";
 import { lexicalIndex, type LexicalIndex } from "./lexical-index.js";
 import type { Retriever, RetrieverFactory } from "./retriever.js";
+import { loadPacer } from "./load-pacer.js";
 import { loadRouteModel, type RouteModel } from "./route-model.js";
 
 /** Everything derived from one index version, swapped as a whole so a request never sees two versions. */
@@ -100,9 +101,17 @@ async function load(file: string, options: SnapshotOptions, unchangedFrom: strin
       db.close();
       return undefined;
     }
-    const model = await loadRouteModel(db);
+    const pause = loadPacer();
+    const model = await loadRouteModel(db, pause);
+    // Building the lexical index and each retriever takes milliseconds at scale: the event loop gets a turn between them.
+    await pause();
     const lexical = lexicalIndex(model.lexical, model.skills.length);
-    const snapshot: Snapshot = { model, lexical, retrievers: options.retrievers.map((create) => create({ model, lexical })), fusion: options.fusion ?? fusionFor(db, model.embedder), db };
+    const retrievers: Retriever[] = [];
+    for (const create of options.retrievers) {
+      await pause();
+      retrievers.push(create({ model, lexical }));
+    }
+    const snapshot: Snapshot = { model, lexical, retrievers, fusion: options.fusion ?? fusionFor(db, model.embedder), db };
     check?.(snapshot);
     return { snapshot, stamp, users: 0, retired: false };
   } catch (error) {

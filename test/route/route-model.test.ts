@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dotRow, normalise } from "../../src/models/vector-math.js";
 import { loadRouteModel, type RouteModel } from "../../src/route/route-model.js";
 import type { SkillText, SkillTexts } from "../../src/route/vector-cache.js";
-import { openIndexForRead, type IndexDatabase } from "../../src/store/database.js";
+import { openIndexForRead, openIndexForWrite, type IndexDatabase } from "../../src/store/database.js";
 import { skillTextReader } from "../../src/store/vectors.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 
@@ -22,6 +22,22 @@ beforeAll(async () => {
 afterAll(() => {
   index.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+describe("loading a route model", () => {
+  it("refuses an index whose routing data was written for other skills", async () => {
+    const copy = path.join(dir, "outdated.db");
+    await index.backup(copy);
+    const writer = openIndexForWrite(copy);
+    writer.prepare("DELETE FROM skills WHERE name = (SELECT min(name) FROM skills)").run();
+    writer.close();
+    const outdated = openIndexForRead(copy);
+    try {
+      await expect(loadRouteModel(outdated)).rejects.toMatchObject({ code: "INDEX_OUTDATED" });
+    } finally {
+      outdated.close();
+    }
+  });
 });
 
 describe("the route model's vector reader", () => {
