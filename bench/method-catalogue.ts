@@ -5,7 +5,7 @@ export const METHODS = {
   c: { label: "dense, description only", what: "cosine to the description's embedding (offline model); threshold chosen like b" },
   p: {
     label: "@ruvector/router (peer)",
-    what: "@ruvector/router's SemanticRouter: one intent per skill, its embedding the centroid of the description and example queries (same offline model), HNSW search; threshold chosen like b",
+    what: "@ruvector/router 0.1.30's SemanticRouter (the release `npm ci` can install: 0.1.31 names platform packages that do not exist): one intent per skill, its embedding the centroid of the description and example queries (same offline model), HNSW search; threshold chosen like b",
   },
   d: {
     label: "heuristic manifests + hybrid",
