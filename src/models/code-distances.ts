@@ -1,5 +1,4 @@
-import { instantiateKernel, type RoutingKernel } from "./routing-kernel.js";
-import { PAGE_BYTES } from "./vector-slots.js";
+import { instantiateKernel, PAGE_BYTES, type RoutingKernel } from "./routing-kernel.js";
 
 /**
  * Bit codes (rows of 32-bit words) copied into WebAssembly memory, whose Hamming distances to a query code are

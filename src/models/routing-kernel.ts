@@ -1,6 +1,8 @@
 import { ROUTING_KERNEL_WASM } from "./routing-kernel-wasm.js";
 
 const kernelModule = new WebAssembly.Module(ROUTING_KERNEL_WASM);
+/** The unit in which WebAssembly memory is sized and grown. */
+export const PAGE_BYTES = 65_536;
 
 /** The WebAssembly loops of routing (routing-kernel.wat), over one memory; every offset is in bytes. */
 export interface RoutingKernel {

@@ -1,6 +1,4 @@
-import { instantiateKernel, type RoutingKernel } from "./routing-kernel.js";
-
-export const PAGE_BYTES = 65_536;
+import { instantiateKernel, PAGE_BYTES, type RoutingKernel } from "./routing-kernel.js";
 
 /**
  * Fixed-size vector slots in WebAssembly memory and a SIMD dot product of the query with any of them (about 4x a

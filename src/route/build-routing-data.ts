@@ -1,3 +1,4 @@
+import { normalise } from "../models/vector-math.js";
 import type { IndexDatabase } from "../store/database.js";
 import { readManifests } from "../store/manifest-rows.js";
 import { readMeta } from "../store/index-meta.js";
@@ -5,8 +6,7 @@ import { writeRoutingData } from "../store/routing-data.js";
 import { allSkillVectors, countVectors } from "../store/vectors.js";
 import { buildLexicalTables } from "./lexical-tables.js";
 import { signCodes } from "./sign-codes.js";
-import { centroidOf, DENSE_DATA, LEXICAL_DATA } from "./route-model.js";
-import { groupByKind } from "./vector-cache.js";
+import { DENSE_DATA, LEXICAL_DATA } from "./route-model.js";
 
 // Enough of a body for its overview and first sections; the rest adds noise more than matches.
 const BODY_START_CHARS = 4_000;
@@ -30,8 +30,13 @@ export function buildRoutingData(db: IndexDatabase): void {
   const rowOf = new Map(rows.map((row, index) => [row.id, index]));
   const centroids = new Float32Array(rows.length * dimension);
   for (const { skillId, kinds, vectors } of allSkillVectors(db, dimension)) {
-    const texts = kinds.map((kind, position) => ({ kind, text: "", vector: vectors.subarray(position * dimension, (position + 1) * dimension) }));
-    centroids.set(centroidOf(groupByKind(texts), dimension), rowOf.get(skillId)! * dimension);
+    // The mean of the description and query vectors (negatives are what a skill is not), normalised.
+    const start = rowOf.get(skillId)! * dimension;
+    const centroid = centroids.subarray(start, start + dimension);
+    kinds.forEach((kind, position) => {
+      if (kind !== "negative") for (let i = 0; i < dimension; i++) centroid[i]! += vectors[position * dimension + i]!;
+    });
+    normalise(centroid);
   }
   writeRoutingData(db, DENSE_DATA, { arrays: { centroids, codes: signCodes(centroids, rows.length, dimension) }, values: { names: rows.map((row) => row.name), textCount: countVectors(db) } });
 }

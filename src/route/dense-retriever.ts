@@ -4,7 +4,7 @@ import { VectorSlots } from "../models/vector-slots.js";
 import type { RouteQuery } from "./query.js";
 import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
 import { signCodes } from "./sign-codes.js";
-import { topEntries, topK } from "./top-k.js";
+import { topByKey, topK } from "./top-k.js";
 
 // Below this many skills an exact scan of the centroids is cheaper than building and using their bit codes.
 const EXACT_SCAN_LIMIT = 2_000;
@@ -31,11 +31,9 @@ export function denseRetriever({ model }: RetrievalSources): Retriever {
       if (!vector) return [];
       if (codes) {
         // Only the closest by code are rescored, and only they are ranked.
-        const pool = nearestByCode(codes, signCodes(vector, 1, dimension), dimension, Math.max(RESCORE_MIN, limit * RESCORE_FACTOR), allowed);
-        return topEntries(
-          pool.map((skill): [number, number] => [skill, dotRow(vector, centroids, skill, dimension)]),
-          limit,
-        ).map(([skill, score]) => ({ skill, score }));
+        const pool = Int32Array.from(nearestByCode(codes, signCodes(vector, 1, dimension), dimension, Math.max(RESCORE_MIN, limit * RESCORE_FACTOR), allowed));
+        const poolScores = Float64Array.from(pool, (skill) => dotRow(vector, centroids, skill, dimension));
+        return topByKey(pool, poolScores, limit).map((at) => ({ skill: pool[at]!, score: poolScores[at]! }));
       }
       const scores = new Float32Array(count).fill(-Infinity);
       exact!.setQuery(vector);

@@ -19,7 +19,7 @@ export interface Bm25Scores {
   of(skill: number): number;
 }
 
-/** A query's keyword and phrase hits: counts for every skill hit, the words themselves for the few that are explained. */
+/** A query's keyword and phrase hits: counts for every skill hit (retrieval), the words themselves for the candidates measured. */
 export interface KeywordHits {
   /** Every skill with a hit, once, in skill order, and its keywords plus twice its phrases the query holds. */
   skills: Int32Array;
@@ -185,14 +185,6 @@ function sortedTerms(joined: Uint8Array): string[] {
 
 /** The position of `term` in sorted `terms`, or -1 (binary search: no map to build when an index version loads). */
 function find(terms: string[], term: string): number {
-  let low = 0;
-  let high = terms.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const found = terms[middle]!;
-    if (found === term) return middle;
-    if (found < term) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
+  const at = firstNotBelow(0, terms.length, (position) => terms[position]! < term);
+  return at < terms.length && terms[at] === term ? at : -1;
 }

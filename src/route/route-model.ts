@@ -1,4 +1,3 @@
-import { normalise } from "../models/vector-math.js";
 import { VectorSlots } from "../models/vector-slots.js";
 import { readAbstainExamples, type AbstainExamples } from "../store/abstain-examples.js";
 import type { IndexDatabase } from "../store/database.js";
@@ -8,7 +7,7 @@ import type { SkillKind } from "../store/records.js";
 import { readRoutingData, type RoutingData } from "../store/routing-data.js";
 import { skillTextReader } from "../store/vectors.js";
 import { loadPacer } from "./load-pacer.js";
-import { vectorCache, type ByKind, type SkillText, type SkillTexts, type TextSource } from "./vector-cache.js";
+import { vectorCache, type SkillText, type SkillTexts, type TextSource } from "./vector-cache.js";
 
 /** One routable skill as held in memory: what every candidate needs, nothing that grows with its texts. */
 export interface SkillEntry {
@@ -20,15 +19,6 @@ export interface SkillEntry {
   /** Heuristic manifests are drawn from the description, not written as user requests: similarities run lower. */
   heuristicManifest: boolean;
 }
-
-/** One embedded text of a skill. */
-export interface SkillVector {
-  text: string;
-  vector: Float32Array;
-}
-
-/** A skill's embedded texts, by kind, in the order they were written. */
-export type SkillVectors = ByKind<SkillVector>;
 
 /** Everything the query path reads of one index version; never mutated after loading. */
 export interface RouteModel {
@@ -114,13 +104,4 @@ function textSource(db: IndexDatabase, skills: SkillEntry[], dimension: number):
     const found = read(indexes.map((index) => skills[index]!.id));
     return indexes.map((index) => found.get(skills[index]!.id)!);
   };
-}
-
-/** The mean of a skill's description and query vectors, normalised: what dense search compares first. */
-export function centroidOf(vectors: SkillVectors, dimension: number): Float32Array {
-  const centroid = new Float32Array(dimension);
-  for (const text of vectors.description ? [vectors.description, ...vectors.queries] : vectors.queries) {
-    for (let i = 0; i < dimension; i++) centroid[i]! += text.vector[i]!;
-  }
-  return normalise(centroid);
 }

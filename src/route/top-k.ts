@@ -10,14 +10,6 @@ export function topK(scores: Float32Array | number[], k: number, include?: (inde
   return heap.sort((a, b) => scores[b]! - scores[a]! || a - b);
 }
 
-/** The k best of some (index, score) pairs, best first (ties: lower index first), in any order given. */
-export function topEntries(entries: Iterable<[number, number]>, k: number, include?: (index: number) => boolean): [number, number][] {
-  const heap: [number, number][] = [];
-  const worse = (a: [number, number], b: [number, number]) => a[1] < b[1] || (a[1] === b[1] && a[0] > b[0]);
-  for (const entry of entries) if (!include || include(entry[0])) push(heap, entry, k, worse);
-  return heap.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-}
-
 /** Positions of the k best of parallel `keys` and `scores`, best first (ties: lower key first); `include` is asked of keys. */
 export function topByKey(keys: Int32Array, scores: Float64Array, k: number, include?: (key: number) => boolean): number[] {
   const heap: number[] = [];

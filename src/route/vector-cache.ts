@@ -82,7 +82,7 @@ export function vectorCache(slots: VectorSlots, capacity: number, source: TextSo
 }
 
 /** Texts grouped by kind, each group in the order given. */
-export function groupByKind<T extends { kind: TextKind }>(texts: T[]): ByKind<T> {
+function groupByKind<T extends { kind: TextKind }>(texts: T[]): ByKind<T> {
   const entry: ByKind<T> = { description: undefined, queries: [], negatives: [] };
   for (const text of texts) {
     if (text.kind === "description") entry.description = text;

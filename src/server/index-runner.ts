@@ -10,8 +10,7 @@ export interface IndexRunnerOptions {
   db: string;
   logger: Logger;
   metrics: ServerMetrics;
-  /** Called after each successful run (the server then reloads at once instead of at the next poll). */
-  /** Awaited before the run resolves: a run's new version is served once `run()` resolves. */
+  /** Called after each successful run (the server then reloads at once instead of at the next poll), and awaited: a run's new version is served once `run()` resolves. */
   onIndexed: () => Promise<unknown>;
 }
 
