@@ -6,7 +6,7 @@ import { baseForm, cjkCharacters, contentWords, isContentWord, textWords, unique
 import { toolParameters, type ToolParameter } from "./tool-parameters.js";
 
 /** Stored in the index: a new version makes the next `router index` expand every skill again. */
-export const HEURISTIC_VERSION = "2";
+export const HEURISTIC_VERSION = "3";
 
 const MAX_QUERIES = 20;
 const MAX_KEYWORDS = 20;
@@ -29,12 +29,13 @@ const NOT_FOR = new RegExp(
   `(?:${[
     String.raw`\b(?:do not use|don't use|not for|not intended for|not meant for|not recommended for|not needed for|not required for|never use|avoid using|should not be used|isn't for|is not for|not suitable for|out of scope)\b(?: (?:this|it|the) (?:skill|tool))?(?: (?:for|when|if|to))?`,
     String.raw`\b(?:no usar|no utilizar|no lo uses|no la uses|no es para)\b(?: (?:para|cuando))?`,
-    "(?:不要用于|不要|不适用于?|不用于|请勿用于|请勿|勿用于|不应用于|사용하지 마)",
+    // "不要求" is "does not require", not an exclusion.
+    "(?:不要用于|不要(?!求)|不适用于?|不用于|请勿用于|请勿|勿用于|不应用于|사용하지 마)",
   ].join("|")})${String.raw`[:：\s-]*(.+)`}`,
   "i",
 );
 const USE_WHEN_HEADING = /\b(?:when to use|use (?:this skill |this |it )?(?:when|for|if)|triggers?|trigger phrases|use cases|cuándo usar)\b|使用场景|适用场景|何时使用|触发/i;
-const NOT_FOR_HEADING = /\b(?:when not to use|do not use|don't use|not for|avoid|anti-?patterns?|when to avoid|limitations|non-?goals|out of scope|no usar)\b|不要|不适用|不用于/i;
+const NOT_FOR_HEADING = /\b(?:when not to use|do not use|don't use|not for|avoid|anti-?patterns?|when to avoid|limitations|non-?goals|out of scope|no usar)\b|不要(?!求)|不适用|不用于/i;
 // Headings every skill has: they name a part of the document, not something a user asks for.
 const GENERIC_HEADING =
   /^(?:overview|introduction|intro|usage|how to use|examples?(?: usage)?|instructions|notes?|references?|requirements|installation|install|setup|steps?(?: \d+)?|prerequisites|output|input|quick ?start|getting started|guidelines|best practices|resources|configuration|summary|description|purpose|workflow|tips|faq|license|parameters|arguments|options|returns|see also|related(?: skills)?|core principles|process|important|common (?:mistakes|pitfalls)|checklist|contents|table of contents|background|context|details|api|reference|scripts?|files|structure|directory structure|output format|error handling|troubleshooting|version(?: history)?|changelog|credits|author|support|principles|rules|constraints|approach|method(?:ology)?|phase \d+.*|step \d+.*|\d+\..*)$/i;

@@ -1,9 +1,10 @@
 import type { VectorSlots } from "../models/vector-slots.js";
 import type { TextKind } from "../store/vectors.js";
 
-/** One embedded text of a skill as the query path holds it: its vector is in a slot of the model's vector slots. */
+/** One embedded text of a skill as the query path holds it: its vector is in a slot of the model's vector slots, its words stay in the index. */
 export interface SkillText {
-  text: string;
+  /** The text's row in the index (RouteModel.textOf reads it). */
+  id: number;
   slot: number;
 }
 
@@ -16,8 +17,8 @@ export interface ByKind<T> {
 
 export type SkillTexts = ByKind<SkillText>;
 
-/** Reads skills' texts and their vectors from the index. */
-export type TextSource = (skills: number[]) => { kind: TextKind; text: string; vector: Float32Array }[][];
+/** Reads skills' texts (their kinds and rows) and their vectors from the index. */
+export type TextSource = (skills: number[]) => { kind: TextKind; id: number; vector: Float32Array }[][];
 
 /**
  * Candidates' texts with their vectors copied into vector slots, least recently used skills evicted first once
@@ -69,10 +70,10 @@ export function vectorCache(slots: VectorSlots, capacity: number, source: TextSo
       const hit = found[at];
       if (hit) return hit;
       const entry = groupByKind(
-        read.get(skill)!.map(({ kind, text, vector }) => {
+        read.get(skill)!.map(({ kind, id, vector }) => {
           const slot = allocate(inUse);
           slots.write(slot, vector);
-          return { kind, text, slot };
+          return { kind, id, slot };
         }),
       );
       cached.set(skill, entry);

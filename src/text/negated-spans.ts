@@ -3,7 +3,8 @@
 
 // Instructions, not descriptions of a problem: "don't touch the database" excludes it, "the pod doesn't start" does not.
 const ENGLISH_CUE = /(?<=^\s*|[,.;:!?(]\s*|\b(?:but|and|please|just)\s+)(?:do not|don't|dont|never)\b|\b(?:without|instead of|rather than|except|no need to|avoid)\b/gi;
-const CHINESE_CUE = /(?:而不是|不要|不用|不需要|无需|不必|别|勿|先不|不[做使涉改动删碰含包打修]|除了)/g;
+// "不要求" ("does not require") names no exclusion.
+const CHINESE_CUE = /(?:而不是|不要(?!求)|不用|不需要|无需|不必|别|勿|先不|不[做使涉改动删碰含包打修]|除了)/g;
 // A negated span ends at the end of its clause, or where the request turns back ("but", "而是").
 const CLAUSE_END = /[,.;:!?，。；：！？、\n]|\b(?:but|then|and then|instead)\b|但|而是|然后/i;
 
