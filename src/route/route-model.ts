@@ -38,7 +38,7 @@ export interface RouteModel {
   texts(skills: number[]): SkillTexts[];
   /** The words of one of those texts, read from the index: only shown ones are read. */
   textOf(text: SkillText): string;
-  /** A skill's description, read from the index: held for every skill, they took some 12 MB of text at 100,000 skills (the scale bench). */
+  /** A skill's description, read from the index: held for every skill, descriptions would take some 12 MB per 10,000 skills. */
   describe(skill: number): string;
   /** Similarity of `query` (a unit vector) to texts of this model; valid until it is called again. */
   compareWith(query: Float32Array): (text: SkillText) => number;

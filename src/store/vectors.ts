@@ -48,7 +48,7 @@ export function replaceSkillTexts(db: IndexDatabase, skillId: string, texts: Emb
   db.prepare("INSERT INTO skill_vectors (skill_id, vectors) VALUES (?, ?) ON CONFLICT (skill_id) DO UPDATE SET vectors = excluded.vectors").run(skillId, vectors);
 }
 
-/** A stored text as the query path reads it: its kind, its row (its words are read only when shown) and its vector. */
+/** A stored text as the query path holds it: its row, read only when the text itself is shown. */
 export interface StoredVector {
   kind: TextKind;
   /** The text's row in `texts` (see `textReader`). */
