@@ -5,20 +5,18 @@ import type { RankedSkill } from "../contract/route.js";
 
 /** One ranked candidate as a person reads it: confidence, every signal, what matched, the nearest example, the negative that fired. */
 export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, includeBody: boolean): RankedSkill {
-  const { model } = snapshot;
-  const { evidence } = item;
-  const skill = model.skills[evidence.skill]!;
+  const skill = snapshot.model.skills[item.evidence.skill]!;
   const ranked: RankedSkill = {
     name: skill.name,
     kind: skill.kind,
-    description: model.describe(evidence.skill),
+    description: skill.description,
     confidence: round(item.confidence),
     share: round(item.share),
     tokens: skill.tokens,
-    signals: Object.fromEntries(Object.entries(evidence.signals).map(([key, value]) => [key, round(value)])) as unknown as RankedSkill["signals"],
-    matched: evidence.matched,
-    nearest_query: evidence.nearestQuery && model.textOf(evidence.nearestQuery),
-    negative: evidence.negative && model.textOf(evidence.negative),
+    signals: Object.fromEntries(Object.entries(item.evidence.signals).map(([key, value]) => [key, round(value)])) as unknown as RankedSkill["signals"],
+    matched: item.evidence.matched,
+    nearest_query: item.evidence.nearestQuery,
+    negative: item.evidence.negative,
   };
   // The body is read from the store, which names the folder where the index is served.
   if (includeBody) ranked.body = getSkill(snapshot.db, skill.name)?.injection ?? "";

@@ -5,15 +5,16 @@ import { createError } from "../errors.js";
 import { readMeta } from "../store/index-meta.js";
 import type { SkillKind } from "../store/records.js";
 import { readRoutingData, type RoutingData } from "../store/routing-data.js";
-import { skillVectorReader, textReader } from "../store/vectors.js";
+import { skillTextReader } from "../store/vectors.js";
 import { loadPacer } from "./load-pacer.js";
 import { vectorCache, type SkillText, type SkillTexts, type TextSource } from "./vector-cache.js";
 
-/** One routable skill as held in memory: what every candidate needs, none of its texts (`describe` reads the description). */
+/** One routable skill as held in memory: what every candidate needs, nothing that grows with its texts. */
 export interface SkillEntry {
   id: string;
   name: string;
   kind: SkillKind;
+  description: string;
   tokens: number;
   /** Heuristic manifests are drawn from the description, not written as user requests: similarities run lower. */
   heuristicManifest: boolean;
@@ -36,10 +37,6 @@ export interface RouteModel {
   textCount: number;
   /** The embedded texts of these skills, read from the index (recently read ones from a bounded cache). */
   texts(skills: number[]): SkillTexts[];
-  /** The words of one of those texts, read from the index: only shown ones are read. */
-  textOf(text: SkillText): string;
-  /** A skill's description, read from the index: held for every skill, descriptions would take some 12 MB per 10,000 skills. */
-  describe(skill: number): string;
   /** Similarity of `query` (a unit vector) to texts of this model; valid until it is called again. */
   compareWith(query: Float32Array): (text: SkillText) => number;
   /** Requests no skill should answer (learned by `router fit`). */
@@ -59,7 +56,7 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
   const byName = new Map<string, number>();
   // Read a row at a time with pauses: 10,000 skills take some 35 ms, too long to hold the event loop.
   const select = db.prepare(
-    "SELECT s.id, s.name, s.kind, s.tokens, coalesce(m.source = 'heuristic', 0) AS heuristic FROM skills s LEFT JOIN manifests m ON m.skill_id = s.id WHERE s.name > ? ORDER BY s.name LIMIT ?",
+    "SELECT s.id, s.name, s.kind, s.description, s.tokens, coalesce(m.source = 'heuristic', 0) AS heuristic FROM skills s LEFT JOIN manifests m ON m.skill_id = s.id WHERE s.name > ? ORDER BY s.name LIMIT ?",
   );
   for (let last = ""; ; ) {
     const rows = select.all(last, SKILL_ROWS_PER_READ) as (Omit<SkillEntry, "heuristicManifest"> & { heuristic: number })[];
@@ -76,8 +73,6 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
   }
   const dimension = meta.dimension ?? 0;
   const slots = new VectorSlots(dimension);
-  const readText = textReader(db);
-  const readDescription = db.prepare("SELECT description FROM skills WHERE id = ?").pluck();
   return {
     indexVersion: meta.indexVersion,
     embedder: meta.embedder ?? null,
@@ -89,8 +84,6 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     lexical: lexical ?? { arrays: {}, values: {} },
     textCount: (dense?.values.textCount as number | undefined) ?? 0,
     texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), textSource(db, skills, dimension)),
-    textOf: (text) => readText(text.id),
-    describe: (skill) => (readDescription.get(skills[skill]!.id) as string | undefined) ?? "",
     compareWith(query) {
       slots.setQuery(query);
       return (text) => slots.similarity(text.slot);
@@ -104,9 +97,9 @@ function sameNames(names: string[], skills: SkillEntry[]): boolean {
   return names.length === skills.length && skills.every((skill, at) => skill.name === names[at]);
 }
 
-/** Reads skills' text rows and vectors from the index, in the order they were written. */
+/** Reads skills' texts and vectors from the index, in the order they were written. */
 function textSource(db: IndexDatabase, skills: SkillEntry[], dimension: number): TextSource {
-  const read = skillVectorReader(db, dimension);
+  const read = skillTextReader(db, dimension);
   return (indexes) => {
     const found = read(indexes.map((index) => skills[index]!.id));
     return indexes.map((index) => found.get(skills[index]!.id)!);

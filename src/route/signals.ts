@@ -22,10 +22,8 @@ export interface Evidence {
   topQuerySims: number[];
   heuristicManifest: boolean;
   matched: KeywordMatch;
-  /** The skill's query most like the request (its words are read only if the candidate is shown). */
-  nearestQuery: SkillText | null;
-  /** The negative that fired, if any. */
-  negative: SkillText | null;
+  nearestQuery: string | null;
+  negative: string | null;
 }
 
 const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
@@ -82,8 +80,8 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       topQuerySims: sorted.slice(0, KNN_DEPTH),
       heuristicManifest: skill.heuristicManifest,
       matched,
-      nearestQuery: best >= 0 ? own!.queries[best]! : null,
-      negative: penalty > 0 ? negativeBest! : null,
+      nearestQuery: best >= 0 ? own!.queries[best]!.text : null,
+      negative: penalty > 0 ? negativeBest!.text : null,
     };
   });
   if (vector) return evidence;

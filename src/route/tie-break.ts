@@ -16,7 +16,10 @@ export async function breakTies(reranker: Reranker, model: RouteModel, text: str
   if (!best) return ranked;
   const tied = ranked.slice(0, TIE_GROUP).filter((item) => best.confidence - item.confidence <= TIE_WITHIN);
   if (tied.length < 2) return ranked;
-  const passages = tied.map((item) => `${model.skills[item.evidence.skill]!.name}: ${model.describe(item.evidence.skill)}`);
+  const passages = tied.map((item) => {
+    const skill = model.skills[item.evidence.skill]!;
+    return `${skill.name}: ${skill.description}`;
+  });
   const scores = await reranker.score(text, passages);
   tied.forEach((item, index) => (item.evidence.signals.rerank = scores[index]!));
   const slots = tied.map(({ confidence, share, logit }) => ({ confidence, share, logit }));

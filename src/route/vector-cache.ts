@@ -1,10 +1,9 @@
 import type { VectorSlots } from "../models/vector-slots.js";
 import type { TextKind } from "../store/vectors.js";
 
-/** One embedded text of a skill as the query path holds it: its vector is in a slot of the model's vector slots, its words stay in the index. */
+/** One embedded text of a skill as the query path holds it: its vector is in a slot of the model's vector slots. */
 export interface SkillText {
-  /** The text's row in the index (RouteModel.textOf reads it). */
-  id: number;
+  text: string;
   slot: number;
 }
 
@@ -17,8 +16,8 @@ export interface ByKind<T> {
 
 export type SkillTexts = ByKind<SkillText>;
 
-/** Reads skills' texts (their kinds and rows) and their vectors from the index. */
-export type TextSource = (skills: number[]) => { kind: TextKind; id: number; vector: Float32Array }[][];
+/** Reads skills' texts and their vectors from the index. */
+export type TextSource = (skills: number[]) => { kind: TextKind; text: string; vector: Float32Array }[][];
 
 /**
  * Candidates' texts with their vectors copied into vector slots, least recently used skills evicted first once
@@ -70,10 +69,10 @@ export function vectorCache(slots: VectorSlots, capacity: number, source: TextSo
       const hit = found[at];
       if (hit) return hit;
       const entry = groupByKind(
-        read.get(skill)!.map(({ kind, id, vector }) => {
+        read.get(skill)!.map(({ kind, text, vector }) => {
           const slot = allocate(inUse);
           slots.write(slot, vector);
-          return { kind, id, slot };
+          return { kind, text, slot };
         }),
       );
       cached.set(skill, entry);

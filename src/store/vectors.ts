@@ -48,37 +48,23 @@ export function replaceSkillTexts(db: IndexDatabase, skillId: string, texts: Emb
   db.prepare("INSERT INTO skill_vectors (skill_id, vectors) VALUES (?, ?) ON CONFLICT (skill_id) DO UPDATE SET vectors = excluded.vectors").run(skillId, vectors);
 }
 
-/** A stored text as the query path holds it: its row, read only when the text itself is shown. */
-export interface StoredVector {
-  kind: TextKind;
-  /** The text's row in `texts` (see `textReader`). */
-  id: number;
-  vector: Float32Array;
-}
-
-/** A reader of the vectors of some skills, each skill's in the order they were written (description, queries, negatives). */
-export function skillVectorReader(db: IndexDatabase, dimension: number): (skillIds: string[]) => Map<string, StoredVector[]> {
-  const selectTexts = db.prepare("SELECT skill_id AS skillId, id, kind FROM texts WHERE skill_id IN (SELECT value FROM json_each(?)) ORDER BY id");
+/** A reader of the texts and vectors of some skills, each skill's in the order they were written (description, queries, negatives). */
+export function skillTextReader(db: IndexDatabase, dimension: number): (skillIds: string[]) => Map<string, EmbeddedText[]> {
+  const selectTexts = db.prepare("SELECT skill_id AS skillId, kind, text FROM texts WHERE skill_id IN (SELECT value FROM json_each(?)) ORDER BY id");
   const selectVectors = db.prepare("SELECT skill_id AS skillId, vectors FROM skill_vectors WHERE skill_id IN (SELECT value FROM json_each(?))");
   return (skillIds) => {
     const ids = JSON.stringify(skillIds);
     // One copy per skill: the buffer SQLite handed over is not kept alive by views of it.
     const vectors = new Map((selectVectors.all(ids) as { skillId: string; vectors: Buffer }[]).map((row) => [row.skillId, new Float32Array(Uint8Array.from(row.vectors).buffer)]));
-    const texts = new Map<string, StoredVector[]>(skillIds.map((id) => [id, []]));
-    for (const row of selectTexts.all(ids) as { skillId: string; id: number; kind: TextKind }[]) {
+    const texts = new Map<string, EmbeddedText[]>(skillIds.map((id) => [id, []]));
+    for (const row of selectTexts.all(ids) as { skillId: string; kind: TextKind; text: string }[]) {
       const own = texts.get(row.skillId)!;
       const all = vectors.get(row.skillId);
       if (!all) continue;
-      own.push({ kind: row.kind, id: row.id, vector: all.subarray(own.length * dimension, (own.length + 1) * dimension) });
+      own.push({ kind: row.kind, text: row.text, vector: all.subarray(own.length * dimension, (own.length + 1) * dimension) });
     }
     return texts;
   };
-}
-
-/** Reads one stored text by its row ("" when the index no longer holds it). */
-export function textReader(db: IndexDatabase): (id: number) => string {
-  const select = db.prepare("SELECT text FROM texts WHERE id = ?").pluck();
-  return (id) => (select.get(id) as string | undefined) ?? "";
 }
 
 /** Every vector of the index, a skill at a time (index time: centroids); the vectors are views valid until the next step. */

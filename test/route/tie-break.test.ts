@@ -40,8 +40,7 @@ describe("the cross-encoder tie-break", () => {
   const _query = "tell me a joke about penguins";
 
   it("reorders only the candidates tied for first, and the tied confidences stay in their places", async () => {
-    const names = ["pdf-extract", "sql-query-review", "k8s-debug", "get_current_weather"];
-    const model = { skills: names.map((name) => ({ name })), describe: (skill: number) => `${names[skill]} skill` } as unknown as RouteModel;
+    const model = { skills: ["pdf-extract", "sql-query-review", "k8s-debug", "get_current_weather"].map((name) => ({ name, description: `${name} skill` })) } as RouteModel;
     const candidate = (skill: number, confidence: number) => ({ evidence: { skill, signals: {} }, features: [], logit: confidence, share: confidence, confidence }) as unknown as ScoredCandidate;
     // Three close together at the top, one far behind.
     const ranked = [candidate(0, 0.5), candidate(1, 0.45), candidate(2, 0.41), candidate(3, 0.05)];
