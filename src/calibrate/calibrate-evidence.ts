@@ -7,6 +7,7 @@ import { embedderReads } from "../route/embedder-coverage.js";
 import { writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.js";
 import { routableQuery } from "../contract/limits.js";
 import { createRouter, type Router } from "../route/router.js";
+import { VERSION } from "../version.js";
 import { EVERYDAY_REQUESTS } from "./everyday-requests.js";
 
 // Skills sampled: enough for stable quantiles, few enough to cost seconds at index time.
@@ -60,6 +61,7 @@ export async function calibrateEvidence(file: string, db: IndexDatabase, encoder
       ),
       samples: probes.length,
       indexVersion: readMeta(db).indexVersion,
+      routerVersion: VERSION,
     };
     writeEvidenceFloor(db, floor);
     await router.refresh();

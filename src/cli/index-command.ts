@@ -20,10 +20,11 @@ export function indexCommand(): Command {
       `refuse skills that break the Agent Skills spec (over-long description, YAML that needs repair, a display name as name, non-string fields), which are otherwise indexed with a warning; exit with code ${EXIT.INVALID_SKILLS} when any skill is invalid`,
     )
     .option("--allow-empty", "accept a run that finds no skills (empties the index)")
+    .option("--recalibrate", "measure the evidence floor again even if no skill changed (a new release of the router does so by itself)")
     .option("-v, --verbose", "list every warning and every ignored file")
     .option("-q, --quiet", "no progress output");
   return addLlmOptions(command, true).action(
-    async (paths: string[], options: LlmOptionValues & { db: string; json?: boolean; strict?: boolean; allowEmpty?: boolean; verbose?: boolean; quiet?: boolean }) => {
+    async (paths: string[], options: LlmOptionValues & { db: string; json?: boolean; strict?: boolean; allowEmpty?: boolean; recalibrate?: boolean; verbose?: boolean; quiet?: boolean }) => {
       const showProgress = !options.quiet && !options.json;
       const progress = indexProgress(showProgress);
       const { runIndex } = await import("../indexer/run-index.js");
@@ -32,6 +33,7 @@ export function indexCommand(): Command {
         db: options.db,
         strict: options.strict ?? false,
         allowEmpty: options.allowEmpty ?? false,
+        recalibrate: options.recalibrate ?? false,
         expansion: {
           expander: options.expander,
           llm: options.expander === "heuristic" ? undefined : llmSettings(options),

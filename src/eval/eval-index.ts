@@ -12,7 +12,8 @@ export interface EvalIndex {
 
 /**
  * An index of the skills an eval-set file carries, cached by the file's path and content: a re-run finds it
- * built and the index run only confirms nothing changed. Older copies for the same file name are removed.
+ * built and the index run only confirms nothing changed, then measures its evidence floor again (seconds), so an
+ * eval scores the router's current code. Older copies for the same file name are removed.
  */
 export async function indexEvalSet(file: string, cacheDir: string, onProgress?: (event: IndexProgress) => void): Promise<EvalIndex> {
   const resolved = path.resolve(file);
@@ -20,7 +21,7 @@ export async function indexEvalSet(file: string, cacheDir: string, onProgress?: 
   const stem = path.basename(resolved, path.extname(resolved));
   const db = path.join(cacheDir, `${stem}-${key}.db`);
   removeOlderCopies(cacheDir, stem, path.basename(db));
-  const summary = await runIndex({ paths: [resolved], db, ...(onProgress ? { onProgress } : {}) });
+  const summary = await runIndex({ paths: [resolved], db, recalibrate: true, ...(onProgress ? { onProgress } : {}) });
   return { db, embedded: summary.embedded, durationMs: summary.durationMs };
 }
 

@@ -19,6 +19,7 @@ import { deleteSkill, moveSkill, readSkillStates, upsertSkill, type StoredSkillS
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
 import { buildRoutingData } from "../route/build-routing-data.js";
 import { hasRoutingData } from "../store/routing-data.js";
+import { VERSION } from "../version.js";
 import { analyserVersion } from "./analyser-version.js";
 import { skillTexts } from "./skill-texts.js";
 
@@ -30,6 +31,8 @@ export interface IndexOptions {
   strict?: boolean;
   /** Allow a run that finds no skill at all (it empties the index). */
   allowEmpty?: boolean;
+  /** Measure the evidence floor again even if nothing changed (after a change to the router's code, as benches and evals want). */
+  recalibrate?: boolean;
   /** The embedder to use; by default one is made (and closed) for the run, only if something needs embedding. */
   embedder?: Embedder;
   /** Which expander writes manifests, the LLM to use, imported manifests; by default the heuristic. */
@@ -155,10 +158,11 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       return version;
     });
     recordRun(db, started, now, plan, loaded.invalid.length);
-    // A changed index gets its evidence floor measured again; the run itself is already committed.
+    // A changed index, or one measured by another release of the router, gets its evidence floor measured again; the run itself is already committed.
     let calibration: EvidenceCalibration | undefined;
+    const floor = readEvidenceFloor(db);
     if (loaded.skills.length < MIN_CALIBRATION_SKILLS) clearEvidenceFloor(db);
-    else if (readEvidenceFloor(db)?.indexVersion !== indexVersion) {
+    else if (options.recalibrate || floor?.indexVersion !== indexVersion || floor.routerVersion !== VERSION) {
       embedder ??= await embedderPlan!.create();
       const encoder = queryEncoderOver(embedder, CALIBRATION_CACHE);
       calibration = await calibrateEvidence(options.db, db, encoder, (done, total) => options.onProgress?.({ stage: "calibrate", done, total }));

@@ -19,6 +19,8 @@ export interface EvidenceFloor {
   samples: number;
   /** The index version it was measured on. */
   indexVersion: number;
+  /** The router release that measured it (absent in floors written before it was recorded): another one measures it again. */
+  routerVersion?: string;
 }
 
 export function readEvidenceFloor(db: IndexDatabase): EvidenceFloor | undefined {

@@ -75,7 +75,7 @@ describe("heuristic expander", () => {
     expect(manifest.queries.join("\n")).not.toMatch(/facturas|记账/);
   });
 
-  it("reads \"不要求\" (does not require) as no exclusion", () => {
+  it('reads "不要求" (does not require) as no exclusion', () => {
     const manifest = heuristicManifest({ ...k8sDebug, name: "disk-audit", description: "审计 Windows 系统盘的空间占用。不要求填写固定字段，默认只读。", body: "" });
     expect(manifest.negatives).toEqual([]);
     expect(manifest.queries.join("\n")).toMatch(/默认只读/);

@@ -2,9 +2,10 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex, type IndexSummary } from "../../src/indexer/run-index.js";
-import { readEvidenceFloor } from "../../src/route/evidence-floor.js";
+import { readEvidenceFloor, writeEvidenceFloor } from "../../src/route/evidence-floor.js";
 import { createRouter, type Router } from "../../src/route/router.js";
-import { openIndexForRead } from "../../src/store/database.js";
+import { openIndexForRead, openIndexForWrite } from "../../src/store/database.js";
+import { VERSION } from "../../src/version.js";
 import { tempDir, writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 
@@ -41,6 +42,7 @@ describe("the evidence floor router index measures", () => {
     const { floor, absentRouted, everydayRouted } = summary.calibration!;
     expect(floor.samples).toBe(12);
     expect(floor.indexVersion).toBe(summary.indexVersion);
+    expect(floor.routerVersion).toBe(VERSION);
     expect(floor.bm25).toBeGreaterThanOrEqual(0);
     expect(floor.q2qMax).toBeGreaterThan(0);
     for (const share of [absentRouted, everydayRouted]) expect(share).toBeGreaterThanOrEqual(0);
@@ -58,6 +60,22 @@ describe("the evidence floor router index measures", () => {
     const result = await router.route(query);
     expect(result.decision).toBe("none");
     expect(result.reason === "no_evidence" || result.reason === "below_threshold" || result.reason === "no_candidates").toBe(true);
+  });
+
+  it("is measured again on an unchanged index only when asked to, or when another release of the router measured it", async () => {
+    const own = tempDir("evidence-floor-again-");
+    const { root } = await indexSkillSet(own);
+    for (const [name, description] of MORE_SKILLS) writeAgentSkill(root, name, { description, body: `# ${name}\n\n${description}\n` });
+    const file = path.join(own, "router.db");
+    const first = await runIndex({ paths: [root], db: file });
+    expect((await runIndex({ paths: [root], db: file })).calibration).toBeUndefined();
+    const again = await runIndex({ paths: [root], db: file, recalibrate: true });
+    expect(again.indexVersion).toBe(first.indexVersion);
+    expect(again.calibration?.floor).toEqual(first.calibration!.floor);
+    const writer = openIndexForWrite(file);
+    writeEvidenceFloor(writer, { ...first.calibration!.floor, routerVersion: "0.0.1" });
+    writer.close();
+    expect((await runIndex({ paths: [root], db: file })).calibration?.floor).toEqual(first.calibration!.floor);
   });
 
   it("is not measured (and not kept) for an index too small to leave a skill out of", async () => {

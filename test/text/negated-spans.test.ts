@@ -13,7 +13,8 @@ describe("withoutNegatedSpans", () => {
   });
 
   it("keeps a problem the request describes: a negation there is part of the problem", () => {
-    for (const text of ["my pod doesn't start after the upgrade", "I can't find my PIN", "the build is not reproducible", "为什么我的容器不是最新版本", "这个接口不要求登录吗"]) expect(withoutNegatedSpans(text)).toBe(text);
+    for (const text of ["my pod doesn't start after the upgrade", "I can't find my PIN", "the build is not reproducible", "为什么我的容器不是最新版本", "这个接口不要求登录吗"])
+      expect(withoutNegatedSpans(text)).toBe(text);
   });
 
   it("keeps the text's length, so offsets still point at the same words", () => {
