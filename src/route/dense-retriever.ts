@@ -21,8 +21,8 @@ export function denseRetriever({ model }: RetrievalSources): Retriever {
   const { centroids, dimension } = model;
   const count = model.skills.length;
   const codes = count > EXACT_SCAN_LIMIT ? new CodeDistances(model.centroidCodes, count, Math.ceil(dimension / 32)) : undefined;
-  // A small index scans every centroid exactly, by the SIMD dot product: centroid i in slot i + 1.
-  const exact = codes ? undefined : centroidSlots(centroids, count, dimension);
+  // A small index scans every centroid exactly, by the SIMD dot product (centroid i in slot i + 1), into one array reused by every query.
+  const exact = codes ? undefined : { slots: centroidSlots(centroids, count, dimension), scores: new Float32Array(count) };
   return {
     name: "dense",
     retrieve(query: RouteQuery, limit: number, allowed?: (skill: number) => boolean): Candidate[] {
@@ -35,9 +35,10 @@ export function denseRetriever({ model }: RetrievalSources): Retriever {
         const poolScores = Float64Array.from(pool, (skill) => dotRow(vector, centroids, skill, dimension));
         return topByKey(pool, poolScores, limit).map((at) => ({ skill: pool[at]!, score: poolScores[at]! }));
       }
-      const scores = new Float32Array(count).fill(-Infinity);
-      exact!.setQuery(vector);
-      for (let skill = 0; skill < count; skill++) if (!allowed || allowed(skill)) scores[skill] = exact!.similarity(skill + 1);
+      const { slots, scores } = exact!;
+      scores.fill(-Infinity);
+      slots.setQuery(vector);
+      for (let skill = 0; skill < count; skill++) if (!allowed || allowed(skill)) scores[skill] = slots.similarity(skill + 1);
       return topK(scores, limit, (skill) => scores[skill]! > -Infinity).map((skill) => ({ skill, score: scores[skill]! }));
     },
   };

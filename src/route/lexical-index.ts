@@ -136,10 +136,10 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
         const kept: number[] = [];
         const firstOf = (wanted: number) => firstNotBelow(0, complete.length, (position) => entrySkill[complete[position]!]! < wanted);
         distinctEntries(complete, firstOf(skill), firstOf(skill + 1), (entry) => kept.push(entry));
-        // In the order the message uses the words: by the first of its terms that the entry holds.
-        const firstTerm = (entry: number) => termIds.findIndex((id) => holds(id, entry));
+        // In the order the message uses the words: by the first of its terms that the entry holds (found once per entry).
+        const firstTerm = new Map(kept.map((entry) => [entry, termIds.findIndex((id) => holds(id, entry))]));
         const match: KeywordMatch = { keywords: [], phrases: [] };
-        for (const entry of kept.sort((a, b) => firstTerm(a) - firstTerm(b) || a - b)) (entryKind[entry] === 0 ? match.keywords : match.phrases).push(entryText(entry));
+        for (const entry of kept.sort((a, b) => firstTerm.get(a)! - firstTerm.get(b)! || a - b)) (entryKind[entry] === 0 ? match.keywords : match.phrases).push(entryText(entry));
         return match;
       },
     };
