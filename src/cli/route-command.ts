@@ -24,7 +24,7 @@ export function routeCommand(): Command {
     .option("--json", "print the full result as JSON (the same shape as POST /route)")
     .addOption(new Option("-k, --k <n>", `ranked skills to show (at most ${MAX_K})`).default(DEFAULT_K).argParser(parseK))
     .addOption(new Option("--threshold <p>", "in-scope threshold to use instead of the learned one").argParser(parseShare))
-    .addOption(new Option("--skills <names>", "route only among these (comma-separated)").argParser(parseList))
+    .addOption(new Option("--skills <names>", "choose only among these (comma-separated); the rest of the index is still scored").argParser(parseList))
     .addOption(new Option("--exclude <names>", "never route to these (comma-separated)").argParser(parseList))
     .addOption(new Option("--context <message>", `an earlier message of the conversation (repeatable up to ${MAX_CONTEXT_MESSAGES} times, oldest first)`).default([]).argParser(collectContext))
     .option("--multi", "inject every skill above the threshold, up to k")

@@ -11,7 +11,8 @@ export function serveCommand(): Command {
   );
   return addSettingOptions(command).action(async (options: Record<string, unknown>) => {
     const { settings, sources, configFile } = settingsFromOptions(options);
-    const [{ createLogger }, { startServer }] = await Promise.all([import("../server/logger.js"), import("../server/serve.js")]);
+    const [{ createLogger }, { startServer }, { collectGarbageSooner }] = await Promise.all([import("../server/logger.js"), import("../server/serve.js"), import("../server/serving-heap.js")]);
+    collectGarbageSooner();
     const logger = createLogger(settings.logLevel);
     logger.info({ event: "config", config: maskSecrets(settings), sources, config_file: configFile ?? null }, "starting");
     if (!isLoopback(settings.host) && !settings.apiKey) logger.warn({ event: "config", host: settings.host }, "listening beyond loopback without an API key (set ROUTER_API_KEY)");

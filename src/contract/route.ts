@@ -23,7 +23,7 @@ export const routeOptionsSchema = z
       .optional()
       .meta({ description: `How many ranked skills to return (default ${DEFAULT_K}, at most ${MAX_K}).` }),
     threshold: z.number().min(0).max(1).optional().meta({ description: "In-scope threshold to use instead of the learned one." }),
-    skills: z.array(skillName).max(MAX_SKILL_NAMES).optional().meta({ description: "Route only among these skill names." }),
+    skills: z.array(skillName).max(MAX_SKILL_NAMES).optional().meta({ description: "Choose only among these skill names; the rest of the index is still scored, as what else fits the message." }),
     exclude: z.array(skillName).max(MAX_SKILL_NAMES).optional().meta({ description: "Never route to these skill names." }),
     include: z
       .array(z.enum(["body"]))

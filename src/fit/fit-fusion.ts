@@ -23,6 +23,8 @@ export interface FitSample {
   names: string[];
   evidence: Evidence[];
   features: number[][];
+  /** The first `choices` candidates may be chosen; the rest are the context of an allow-list (default: all may). */
+  choices?: number;
   vector: Float32Array;
   readable: boolean;
 }
@@ -73,8 +75,8 @@ export async function collectSamples(router: Router, cases: LabelledCase[], onPr
  */
 export function fitFusion(samples: FitSample[], options: FitOptions): FitResult {
   const groups = samples
-    .filter((sample) => sample.expected !== null && sample.names.includes(sample.expected))
-    .map((sample) => ({ rows: sample.features, chosen: sample.names.indexOf(sample.expected!) }));
+    .filter((sample) => sample.expected !== null && choicesOf(sample).includes(sample.expected))
+    .map((sample) => ({ rows: sample.features.slice(0, choicesOf(sample).length), chosen: sample.names.indexOf(sample.expected!) }));
   const fitted = fitConditionalLogit(groups, FEATURES.length);
   const prior = options.rankingPrior;
   // A prior moves the weights' direction; their length is fitted again so that shares stay calibrated.
@@ -97,7 +99,7 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   const scope = hasBoth
     ? fitLogistic(
         // The in-scope model's inputs depend only on the ranking weights, already learned.
-        samples.map((sample, index) => scoreCandidates(draft, sample.evidence, sample.features, abstainSims[index]!).scopeFeatures).map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
+        samples.map((sample, index) => scoreSample(draft, sample, abstainSims[index]!).scopeFeatures).map((row) => (row.length > 0 ? row : SCOPE_FEATURES.map(() => 0))),
         samples.map((sample) => (sample.expected === null ? 0 : 1)),
       )
     : undefined;
@@ -108,7 +110,7 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
       : { ...options.fallback.scope, weights: { ...options.fallback.scope.weights, abstain_sim: 0 } },
   };
 
-  const decisions = samples.map((sample, index) => decisionInput(sample, scoreCandidates(params, sample.evidence, sample.features, abstainSims[index]!)));
+  const decisions = samples.map((sample, index) => decisionInput(sample, scoreSample(params, sample, abstainSims[index]!)));
   const minRouted = routingTarget(options.minRouted ?? DEFAULT_MIN_ROUTED, decisions.filter((decision) => decision.expected !== null).length);
   Object.assign(params, chooseRule(decisions, minRouted));
   const skillThresholds = indexSpecific ? perSkillThresholds(decisions, params) : {};
@@ -116,6 +118,18 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   if (rates(decisions, { ...params, skillThresholds }).routed >= minRouted || !hasBoth) params.skillThresholds = skillThresholds;
   const training = rates(decisions, params);
   return { params, abstainExamples, training: { cases: samples.length, ...training } };
+}
+
+/** The candidates a sample's case could be answered with. */
+function choicesOf(sample: FitSample): string[] {
+  return sample.names.slice(0, sample.choices ?? sample.names.length);
+}
+
+/** A sample scored as routing scores it: only its choices may be chosen, against the context of the rest. */
+function scoreSample(params: FusionParams, sample: FitSample, abstainSim: number): Scoring {
+  if (sample.choices === undefined || sample.choices === sample.evidence.length) return scoreCandidates(params, sample.evidence, sample.features, abstainSim);
+  const eligible = new Set(sample.evidence.slice(0, sample.choices).map((evidence) => evidence.skill));
+  return scoreCandidates(params, sample.evidence, sample.features, abstainSim, (skill) => eligible.has(skill));
 }
 
 /**

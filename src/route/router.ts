@@ -14,7 +14,7 @@ import { explainCandidate, round } from "./explain.js";
 import type { FusionParams } from "./fusion.js";
 import { keywordRetriever } from "./keyword-retriever.js";
 import { requireKnownSkills } from "./known-skills.js";
-import { checkRequest, prepareQuery } from "./query.js";
+import { checkRequest, prepareQuery, type RouteQuery } from "./query.js";
 import { resultCache } from "./result-cache.js";
 import type { RetrieverFactory } from "./retriever.js";
 import type { RouteModel } from "./route-model.js";
@@ -65,6 +65,8 @@ export interface ScoredCandidates {
   names: string[];
   evidence: Evidence[];
   features: number[][];
+  /** The first `choices` candidates may be chosen; the rest are the context an allow-list was scored against. */
+  choices: number;
   /** The query's unit vector (fit learns abstain examples from it). */
   vector: Float32Array;
   /** The embedder reads the query's script; when not, dense signals are 0 and fit must score it as routing does. */
@@ -115,11 +117,14 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
       return holder.use(async (snapshot) => {
         checkRequest(query, routeOptions);
         const prepared = await prepareQuery(encoder, query, routeOptions.context);
-        const scoring = scoreQuery(snapshot, prepared, gatherCandidates(snapshot.retrievers, prepared, perRetriever, allowList(snapshot.model, routeOptions)));
+        const { candidates, eligible } = candidatesOf(snapshot, prepared, perRetriever, routeOptions);
+        const scoring = scoreQuery(snapshot, prepared, candidates, eligible);
+        const scored = [...scoring.ranked, ...scoring.context];
         return {
-          names: scoring.ranked.map((item) => snapshot.model.skills[item.evidence.skill]!.name),
-          evidence: scoring.ranked.map((item) => item.evidence),
-          features: scoring.ranked.map((item) => item.features),
+          names: scored.map((item) => snapshot.model.skills[item.evidence.skill]!.name),
+          evidence: scored.map((item) => item.evidence),
+          features: scored.map((item) => item.features),
+          choices: scoring.ranked.length,
           vector: prepared.vector,
           readable: prepared.readable,
         };
@@ -179,15 +184,14 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
     const timing_ms = { embed: 0, retrieve: 0, score: 0, rerank: 0, total: 0, cached: false };
     return { decision: "none", selected: [], skills: [], reason: "empty_index", in_scope: 0, threshold: options.threshold ?? fusion.threshold, warnings, timing_ms, ...base };
   }
-  const allowed = allowList(model, options);
   options.signal?.throwIfAborted();
   const started = performance.now();
   const query = await prepareQuery(encoder, text, options.context, options.signal);
   options.signal?.throwIfAborted();
   const embedded = performance.now();
-  const candidates = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
+  const { candidates, eligible } = candidatesOf(snapshot, query, perRetriever, options);
   const retrieved = performance.now();
-  const scoring: Scoring = scoreQuery(snapshot, query, candidates);
+  const scoring: Scoring = scoreQuery(snapshot, query, candidates, eligible);
   const scored = performance.now();
   if (reranker) {
     options.signal?.throwIfAborted();
@@ -226,6 +230,18 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
     },
     ...base,
   };
+}
+
+/**
+ * What to score: the retrievers' candidates, and with an allow-list, the allowed ones among the whole index's best as
+ * context (only the allowed are `eligible`), so that a few allowed skills are measured against what else fits.
+ */
+function candidatesOf(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): { candidates: number[]; eligible?: (skill: number) => boolean } {
+  const allowed = allowList(snapshot.model, options);
+  const candidates = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
+  if (!options.skills) return { candidates };
+  const context = gatherCandidates(snapshot.retrievers, query, perRetriever, allowList(snapshot.model, { ...options, skills: undefined }));
+  return { candidates: [...new Set([...candidates, ...context])], eligible: allowed };
 }
 
 function allowList(model: RouteModel, options: RouteOptions): ((skill: number) => boolean) | undefined {

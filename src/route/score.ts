@@ -19,6 +19,8 @@ export interface Scoring {
   /** P(some skill applies). */
   inScope: number;
   scopeFeatures: number[];
+  /** Candidates scored as context for an allow-list but not eligible, best first. */
+  context: { evidence: Evidence; features: number[] }[];
 }
 
 // A wrong skill's best query similarity, for indexes too small to measure it (0.60-0.76 on the five eval indexes).
@@ -30,25 +32,32 @@ export function typicalSimilarity(params: FusionParams): number {
 }
 
 /** The candidates measured exactly and scored: the core of a route. */
-export function scoreQuery(snapshot: Snapshot, query: RouteQuery, candidates: number[]): Scoring {
+export function scoreQuery(snapshot: Snapshot, query: RouteQuery, candidates: number[], eligible?: (skill: number) => boolean): Scoring {
   const { model, fusion } = snapshot;
   const evidence = measureEvidence(model, snapshot.lexical, query, candidates, typicalSimilarity(fusion));
   const abstainSim = query.readable ? abstainSimilarity(model.abstain, query.vector) : 0;
-  return scoreCandidates(fusion, evidence, featureRows(evidence), abstainSim);
+  return scoreCandidates(fusion, evidence, featureRows(evidence), abstainSim, eligible);
 }
 
-/** Ranks candidates by the ranking model and puts a calibrated confidence on each. */
-export function scoreCandidates(params: FusionParams, evidence: Evidence[], rows: number[][], abstainSim: number): Scoring {
-  if (evidence.length === 0) return { ranked: [], inScope: 0, scopeFeatures: [] };
+/**
+ * Ranks candidates by the ranking model and puts a calibrated confidence on each. With `eligible`, only those may be
+ * chosen; the others are context: their evidence shapes the features and the runner-up the in-scope model reads.
+ */
+export function scoreCandidates(params: FusionParams, evidence: Evidence[], rows: number[][], abstainSim: number, eligible?: (skill: number) => boolean): Scoring {
   const logits = rows.map((row) => rankingLogit(params, row));
   const order = logits.map((_, index) => index).sort((a, b) => logits[b]! - logits[a]! || evidence[a]!.skill - evidence[b]!.skill);
-  const probabilities = shares(logits);
-  const [first, second] = order;
-  const scopeFeatures = scopeRow(evidence[first!]!, logits[first!]!, second === undefined ? -Infinity : logits[second]!, abstainSim);
+  const chosen = eligible ? order.filter((index) => eligible(evidence[index]!.skill)) : order;
+  const first = chosen[0];
+  const context = eligible ? order.filter((index) => !eligible(evidence[index]!.skill)).map((index) => ({ evidence: evidence[index]!, features: rows[index]! })) : [];
+  if (first === undefined) return { ranked: [], inScope: 0, scopeFeatures: [], context };
+  const second = order.find((index) => index !== first);
+  const probabilities = shares(chosen.map((index) => logits[index]!));
+  const scopeFeatures = scopeRow(evidence[first]!, logits[first]!, second === undefined ? -Infinity : logits[second]!, abstainSim);
   const inScope = scopeProbability(params, scopeFeatures);
   return {
-    ranked: order.map((index) => ({ evidence: evidence[index]!, features: rows[index]!, logit: logits[index]!, share: probabilities[index]!, confidence: inScope * probabilities[index]! })),
+    ranked: chosen.map((index, at) => ({ evidence: evidence[index]!, features: rows[index]!, logit: logits[index]!, share: probabilities[at]!, confidence: inScope * probabilities[at]! })),
     inScope,
     scopeFeatures,
+    context,
   };
 }

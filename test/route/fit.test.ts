@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fitConditionalLogit, rescaleToFit } from "../../src/fit/conditional-logit.js";
+import { collectSamples, fitFusion } from "../../src/fit/fit-fusion.js";
 import { fitIndex } from "../../src/fit/fit-index.js";
+import { DEFAULT_FUSION } from "../../src/route/fusion-params.js";
 import { fitLogistic } from "../../src/fit/logistic-regression.js";
 import { createRouter } from "../../src/route/router.js";
 import { splitCases } from "../../src/eval/split.js";
@@ -101,6 +103,28 @@ describe("fitIndex", () => {
     } finally {
       await router.close();
     }
+  });
+
+  it("learns allow-list cases as routing scores them: chosen among the allowed, against the rest of the index", async () => {
+    const { db } = await indexSkillSet(tempDir());
+    const router = await createRouter({ db });
+    let samples: Awaited<ReturnType<typeof collectSamples>>;
+    try {
+      samples = await collectSamples(router, [
+        ...K8S.map((query) => ({ query, expected: "k8s-debug", candidates: ["k8s-debug", "sql-query-review"] })),
+        ...NONE.map((query) => ({ query, expected: null, candidates: ["get_current_weather"] })),
+        ...WEATHER.map((query) => ({ query, expected: "get_current_weather" })),
+      ]);
+    } finally {
+      await router.close();
+    }
+    const restricted = samples[0]!;
+    expect(restricted.choices).toBe(2);
+    expect(restricted.names.slice(0, 2).sort()).toEqual(["k8s-debug", "sql-query-review"]);
+    expect(restricted.names.length).toBeGreaterThan(2);
+    const { params } = fitFusion(samples, { origin: "t", embedder: "use-lite-512", fallback: DEFAULT_FUSION, minRouted: 0.8 });
+    expect(Object.values(params.ranking).every(Number.isFinite)).toBe(true);
+    expect(Number.isFinite(params.scope.bias)).toBe(true);
   });
 
   it("refuses cases that expect skills the index does not have", async () => {

@@ -68,6 +68,20 @@ describe("router.route", () => {
     expect(without.skills.map((skill) => skill.name)).not.toContain("k8s-debug");
   });
 
+  it("scores an allow-list against what else in the index fits, and chooses only among the allowed", async () => {
+    const query = "my pod keeps restarting with CrashLoopBackOff, how do I debug it with kubectl?";
+    const scored = await router.candidates(query, { skills: ["pdf-extract"] });
+    expect(scored.choices).toBe(1);
+    expect(scored.names[0]).toBe("pdf-extract");
+    expect(scored.names.slice(1)).toContain("k8s-debug");
+    expect(scored.features).toHaveLength(scored.names.length);
+    const alone = await router.route(query, { skills: ["pdf-extract"] });
+    expect(alone).toMatchObject({ decision: "none", selected: [] });
+    expect(alone.skills.map((skill) => skill.name)).toEqual(["pdf-extract"]);
+    expect(await router.route(query, { skills: ["pdf-extract", "k8s-debug"] })).toMatchObject({ decision: "inject", selected: ["k8s-debug"] });
+    expect((await router.candidates(query)).choices).toBe((await router.candidates(query)).names.length);
+  });
+
   it("holds the library to the same query rules as the HTTP API", async () => {
     await expect(router.route(" \n ")).rejects.toMatchObject({ code: "QUERY_EMPTY" });
     await expect(router.route("x".repeat(8_001))).rejects.toMatchObject({ code: "QUERY_TOO_LONG" });
