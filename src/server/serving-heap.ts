@@ -1,7 +1,8 @@
 import { setFlagsFromString } from "node:v8";
 
 // V8 lets the old generation grow to about twice what was live after a full collection before it collects again. A
-// server's request garbage then holds some 70 MB more at 10,000 skills; 20% growth cost no throughput (bench/RESULTS.md).
+// server's request garbage then held 40 MB more at 10,000 skills, with the same throughput at 20% (`npm run bench --
+// --only http`, run back to back with and without).
 const SERVING_HEAP_GROWING_PERCENT = 20;
 
 /**
