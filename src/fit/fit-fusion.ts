@@ -2,9 +2,9 @@ import type { AbstainExamples } from "../store/abstain-examples.js";
 import { decide, rankedCandidate, type DecisionParams, type RankedCandidate } from "../route/decide.js";
 import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../route/fusion.js";
 import { routableQuery } from "../contract/limits.js";
-import type { Router } from "../route/router.js";
+import type { Router, ScoredCandidates } from "../route/router.js";
 import { scoreCandidates, type Scoring } from "../route/score.js";
-import { abstainSimilarity, type Evidence } from "../route/signals.js";
+import { abstainSimilarity } from "../route/signals.js";
 import { fitConditionalLogit, rescaleToFit } from "./conditional-logit.js";
 import { fitLogistic } from "./logistic-regression.js";
 
@@ -16,18 +16,8 @@ export interface LabelledCase {
   candidates?: string[];
 }
 
-/** One case's candidates as the router scored them. */
-export interface FitSample {
-  query: string;
-  expected: string | null;
-  names: string[];
-  evidence: Evidence[];
-  features: number[][];
-  /** The first `choices` candidates may be chosen; the rest are the context of an allow-list (default: all may). */
-  choices?: number;
-  vector: Float32Array;
-  readable: boolean;
-}
+/** One case's candidates as the router scored them, with the case's label. */
+export type FitSample = ScoredCandidates & { query: string; expected: string | null };
 
 export interface FitOptions {
   origin: string;
@@ -74,9 +64,11 @@ export async function collectSamples(router: Router, cases: LabelledCase[], onPr
  * abstain most while routing at least `minRouted` of in-scope cases, and per-skill thresholds where data allows.
  */
 export function fitFusion(samples: FitSample[], options: FitOptions): FitResult {
-  const groups = samples
-    .filter((sample) => sample.expected !== null && choicesOf(sample).includes(sample.expected))
-    .map((sample) => ({ rows: sample.features.slice(0, choicesOf(sample).length), chosen: sample.names.indexOf(sample.expected!) }));
+  // A case whose skill is not among its choices teaches the ranking nothing.
+  const groups = samples.flatMap((sample) => {
+    const chosen = sample.expected === null ? -1 : sample.names.indexOf(sample.expected);
+    return chosen >= 0 && chosen < sample.choices ? [{ rows: sample.features.slice(0, sample.choices), chosen }] : [];
+  });
   const fitted = fitConditionalLogit(groups, FEATURES.length);
   const prior = options.rankingPrior;
   // A prior moves the weights' direction; their length is fitted again so that shares stay calibrated.
@@ -120,14 +112,9 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   return { params, abstainExamples, training: { cases: samples.length, ...training } };
 }
 
-/** The candidates a sample's case could be answered with. */
-function choicesOf(sample: FitSample): string[] {
-  return sample.names.slice(0, sample.choices ?? sample.names.length);
-}
-
 /** A sample scored as routing scores it: only its choices may be chosen, against the context of the rest. */
 function scoreSample(params: FusionParams, sample: FitSample, abstainSim: number): Scoring {
-  if (sample.choices === undefined || sample.choices === sample.evidence.length) return scoreCandidates(params, sample.evidence, sample.features, abstainSim);
+  if (sample.choices === sample.evidence.length) return scoreCandidates(params, sample.evidence, sample.features, abstainSim);
   const eligible = new Set(sample.evidence.slice(0, sample.choices).map((evidence) => evidence.skill));
   return scoreCandidates(params, sample.evidence, sample.features, abstainSim, (skill) => eligible.has(skill));
 }

@@ -237,17 +237,19 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
  * context (only the allowed are `eligible`), so that a few allowed skills are measured against what else fits.
  */
 function candidatesOf(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): { candidates: number[]; eligible?: (skill: number) => boolean } {
-  const allowed = allowList(snapshot.model, options);
+  const { allowed, notExcluded } = skillFilters(snapshot.model, options);
   const candidates = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
   if (!options.skills) return { candidates };
-  const context = gatherCandidates(snapshot.retrievers, query, perRetriever, allowList(snapshot.model, { ...options, skills: undefined }));
+  const context = gatherCandidates(snapshot.retrievers, query, perRetriever, notExcluded);
   return { candidates: [...new Set([...candidates, ...context])], eligible: allowed };
 }
 
-function allowList(model: RouteModel, options: RouteOptions): ((skill: number) => boolean) | undefined {
-  if (!options.skills && !options.exclude) return undefined;
+/** The request's `skills` and `exclude` as filters (undefined: every skill passes), their names checked once. */
+function skillFilters(model: RouteModel, options: RouteOptions): { allowed?: (skill: number) => boolean; notExcluded?: (skill: number) => boolean } {
+  if (!options.skills && !options.exclude) return {};
   requireKnownSkills([...(options.skills ?? []), ...(options.exclude ?? [])], (name) => model.byName.has(name));
   const only = options.skills ? new Set(options.skills.map((name) => model.byName.get(name)!)) : undefined;
   const excluded = new Set((options.exclude ?? []).map((name) => model.byName.get(name)!));
-  return (skill) => (!only || only.has(skill)) && !excluded.has(skill);
+  const notExcluded = (skill: number) => !excluded.has(skill);
+  return { allowed: only ? (skill) => only.has(skill) && notExcluded(skill) : notExcluded, notExcluded };
 }

@@ -46,9 +46,13 @@ export function scoreQuery(snapshot: Snapshot, query: RouteQuery, candidates: nu
 export function scoreCandidates(params: FusionParams, evidence: Evidence[], rows: number[][], abstainSim: number, eligible?: (skill: number) => boolean): Scoring {
   const logits = rows.map((row) => rankingLogit(params, row));
   const order = logits.map((_, index) => index).sort((a, b) => logits[b]! - logits[a]! || evidence[a]!.skill - evidence[b]!.skill);
-  const chosen = eligible ? order.filter((index) => eligible(evidence[index]!.skill)) : order;
+  const chosen: number[] = [];
+  const context: Scoring["context"] = [];
+  for (const index of order) {
+    if (!eligible || eligible(evidence[index]!.skill)) chosen.push(index);
+    else context.push({ evidence: evidence[index]!, features: rows[index]! });
+  }
   const first = chosen[0];
-  const context = eligible ? order.filter((index) => !eligible(evidence[index]!.skill)).map((index) => ({ evidence: evidence[index]!, features: rows[index]! })) : [];
   if (first === undefined) return { ranked: [], inScope: 0, scopeFeatures: [], context };
   const second = order.find((index) => index !== first);
   const probabilities = shares(chosen.map((index) => logits[index]!));
