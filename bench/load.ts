@@ -14,7 +14,8 @@ import { readEvalSet } from "../src/eval/eval-set.js";
 import { runIndex } from "../src/indexer/run-index.js";
 import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
 import { replaceSections } from "./results-file.js";
-import { rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
+import { shippedProcess } from "./shipped-serve-process.js";
+import { BUILT_CLI, rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
 
 const CORPUS = path.resolve("../shared/corpus/skills");
 const EVAL_SETS = ["clinc150.json", "metatool.json", "bfcl.json"].map((file) => path.resolve("../shared/eval", file));
@@ -70,9 +71,9 @@ function loadQueries(): string[] {
   return list;
 }
 
-/** `router serve` as users run it (the built CLI), with an API key. */
+/** `router serve` as users run it (the built CLI, the Docker image's node flags and environment), with an API key. */
 function startServer(db: string): Promise<RouterServeChild> {
-  return startRouterServe(["dist/cli/main.js"], ["--db", db, "--port", "0"], { env: { ...process.env, ROUTER_API_KEY: API_KEY } });
+  return startRouterServe([BUILT_CLI], ["--db", db, "--port", "0"], { env: { ...process.env, ROUTER_API_KEY: API_KEY } });
 }
 
 /** autocannon's result, and the status of every answer that was not a 2xx (the run must have none). */
@@ -185,7 +186,7 @@ function section(
     "## Load",
     "",
     `${context.seconds} s of POST /route per run, ${context.connections} concurrent connections (autocannon) on loopback, against \`router serve\` in its own`,
-    `process with an API key and the decision log on (stdout piped), over an index of ${context.skills} real skills from the corpus (every third folder).`,
+    `process with an API key and the decision log on (stdout piped), run as the Docker image runs it (${shippedProcess()}), over an index of ${context.skills} real skills from the corpus (every third folder).`,
     `Queries: ${context.queries} distinct user messages from the eval sets in a fixed shuffled order, so most miss the query cache. Each run`,
     `starts a fresh server and warms it for ${WARMUP_SECONDS} s first. Latency is autocannon's, client side, in ms. Errors count connection errors,`,
     "timeouts and non-2xx answers. RSS is the server process (the model worker thread included), in MB, at the start and end of the",

@@ -1,3 +1,4 @@
+import { shippedProcess } from "./shipped-serve-process.js";
 import { ms, runLine, table } from "./format-figures.js";
 import type { HttpFigures } from "./http-load.js";
 import type { BenchResults } from "./results-store.js";
@@ -84,10 +85,11 @@ export function httpSection(http: NonNullable<BenchResults["http"]>): string {
   return [
     HTTP_HEADING,
     "",
-    "The real server (`startServer`) in a child process on 127.0.0.1, loaded by autocannon from the bench process, over",
-    'the scale indexes. Each request is `POST /route {"query": ...}` with a query not sent before (eval-set queries), so',
-    "every one is embedded; latency is client-side, per response. Both processes share the machine's 2 cores, so",
-    "the concurrent runs measure throughput, not latency.",
+    "`router serve` (the built CLI, default settings, decision log on) in a child process on 127.0.0.1, run as the Docker",
+    `image runs it (${shippedProcess()}), loaded by autocannon from the bench process,`,
+    'over the scale indexes. Each request is `POST /route {"query": ...}` with a query not sent before (eval-set',
+    "queries), so every one is embedded; latency is client-side, per response. Both processes share the machine's 2",
+    "cores, so the concurrent runs measure throughput, not latency.",
     "",
     table(["skills", "connections", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "timeouts", "non-2xx", "server RSS MB"], rows),
     "",

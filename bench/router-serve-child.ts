@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { SHIPPED_ENV, SHIPPED_NODE_FLAGS } from "./shipped-serve-process.js";
 
 /** `router serve` in a child process of a bench, once its log said it is ready. */
 export interface RouterServeChild {
@@ -11,10 +13,16 @@ export interface RouterServeChild {
 
 /**
  * Starts `node <entry...> serve <flags...>` and waits for its `ready` log line (the URL comes from `listening`).
- * `entry` is the CLI to run: `["dist/cli/main.js"]` as users run it, or tsx and `src/cli/main.ts`.
+ * `entry` is the CLI to run: `["dist/cli/main.js"]` as users run it, or tsx and `src/cli/main.ts`. Node runs with
+ * the Docker image's flags and environment.
  */
 export async function startRouterServe(entry: string[], flags: string[], options: SpawnOptions = {}): Promise<RouterServeChild> {
-  const child = spawn(process.execPath, [...entry, "serve", ...flags], { ...options, stdio: ["ignore", "pipe", "inherit"] });
+  if (entry[0] === BUILT_CLI) assertBuiltFromSource(String(options.cwd ?? process.cwd()));
+  const child = spawn(process.execPath, [...SHIPPED_NODE_FLAGS, ...entry, "serve", ...flags], {
+    ...options,
+    env: { ...(options.env ?? process.env), ...SHIPPED_ENV },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let pending = "";
   const ready = new Promise<Omit<RouterServeChild, "child">>((resolve, reject) => {
     let url = "";
@@ -32,6 +40,23 @@ export async function startRouterServe(entry: string[], flags: string[], options
     child.once("exit", (code) => reject(new Error(`router serve exited with code ${code} before it was ready`)));
   });
   return { child, ...(await ready) };
+}
+
+/** The CLI as users run it, relative to the repository. */
+export const BUILT_CLI = "dist/cli/main.js";
+
+/** A bench of the built CLI must not measure code older than the sources it reports the commit of. */
+function assertBuiltFromSource(repo: string): void {
+  const built = path.join(repo, BUILT_CLI);
+  let builtAt: number;
+  try {
+    builtAt = statSync(built).mtimeMs;
+  } catch {
+    throw new Error(`${built} is missing: run \`npm run build\` first`);
+  }
+  const source = path.join(repo, "src");
+  const stale = readdirSync(source, { recursive: true, encoding: "utf8" }).find((file) => file.endsWith(".ts") && statSync(path.join(source, file)).mtimeMs > builtAt);
+  if (stale) throw new Error(`src/${stale} is newer than ${BUILT_CLI}: run \`npm run build\` first`);
 }
 
 /** SIGTERM, then the exit code once it has drained. */

@@ -31,7 +31,8 @@ import { replaceSections } from "./results-file.js";
 import { finishRun, startRun } from "./run-info.js";
 import { readCorpus, sampleCorpus } from "./scale-corpus.js";
 import { scaleIndex } from "./scale-index.js";
-import { rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
+import { shippedProcess } from "./shipped-serve-process.js";
+import { BUILT_CLI, rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const shared = path.resolve(repo, "..", "shared");
@@ -237,7 +238,7 @@ function startServe(db: string, workers = batching.workers): Promise<RouterServe
     "--embed-batch-window-ms",
     String(batching.batchWindowMs),
   ];
-  return startRouterServe(["--import", "tsx", path.join(repo, "src", "cli", "main.ts")], flags, { cwd: repo });
+  return startRouterServe([BUILT_CLI], flags, { cwd: repo });
 }
 
 /** POST /route through autocannon: `connections` kept-alive connections, one query per request in the order given. */
@@ -363,7 +364,7 @@ const share = (rate: number) => `${Math.round((rate / best.textsPerSecond) * 100
 const text = [
   "## Throughput",
   "",
-  `How close the serving path comes to the rate at which the model alone embeds queries, in one run: ${batching.workers} embedding worker${batching.workers > 1 ? "s" : ""} (\`--embed-workers\`, this machine's default), batches of at most ${batching.maxBatch}, a batch window of ${batching.batchWindowMs} ms. Queries are distinct user messages from the eval sets; *cold* runs never repeat one (every request is embedded), *warm* runs repeat ${WARM_SET} queries the cold runs answered (the index version's answer cache replies: no stage runs; the routing-only cost is in the table below). In process is \`createRouter().route()\` with that many concurrent callers; HTTP is \`router serve\` (default logging and decision log) loaded by autocannon with that many connections, from the same machine: load generator and server share its ${os.availableParallelism()} cores.`,
+  `How close the serving path comes to the rate at which the model alone embeds queries, in one run: ${batching.workers} embedding worker${batching.workers > 1 ? "s" : ""} (\`--embed-workers\`, this machine's default), batches of at most ${batching.maxBatch}, a batch window of ${batching.batchWindowMs} ms. Queries are distinct user messages from the eval sets; *cold* runs never repeat one (every request is embedded), *warm* runs repeat ${WARM_SET} queries the cold runs answered (the index version's answer cache replies: no stage runs; the routing-only cost is in the table below). In process is \`createRouter().route()\` with that many concurrent callers; HTTP is \`router serve\` (default logging and decision log, run as the Docker image runs it: ${shippedProcess()}) loaded by autocannon with that many connections, from the same machine: load generator and server share its ${os.availableParallelism()} cores.`,
   "",
   `**Embedding-bound rate**: the offline model embedding distinct queries on ${batching.workers} worker thread${batching.workers > 1 ? "s" : ""}, no routing: ${rates.map((rate) => `batch ${rate.batch}: ${rate.textsPerSecond.toFixed(0)} (${ms(rate.cpuMsPerText)} CPU ms/text)`).join(", ")} texts/s; the best, **${best.textsPerSecond.toFixed(0)} texts/s** (batch ${best.batch}), is the ceiling the last column compares with.`,
   "",

@@ -109,7 +109,8 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
   // No browser may sniff a JSON answer (an error echoing user input, say) into HTML.
   app.use(async (c, next) => {
     await next();
-    c.header("X-Content-Type-Options", "nosniff");
+    // On the answer's own headers: c.header() on a finished answer rebuilds it around a copy of its body stream.
+    c.res.headers.set("X-Content-Type-Options", "nosniff");
   });
   if (settings.corsOrigins.length > 0) {
     const origin = settings.corsOrigins.includes("*") ? "*" : settings.corsOrigins;

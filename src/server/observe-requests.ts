@@ -27,7 +27,8 @@ export function observeRequests(metrics: ServerMetrics, logger: Logger, inFlight
       inFlight.count--;
       metrics.inFlight.dec();
     }
-    c.header("X-Request-Id", requestId);
+    // On the answer's own headers: c.header() on a finished answer rebuilds it around a copy of its body stream.
+    c.res.headers.set("X-Request-Id", requestId);
     const seconds = (performance.now() - started) / 1000;
     const labels = { method: c.req.method, route: routeLabel(c), status: String(c.res.status) };
     metrics.requests.inc(labels);

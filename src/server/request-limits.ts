@@ -5,12 +5,18 @@ import type { RequestVariables } from "./observe-requests.js";
 
 /** Refuses bodies over `maxBytes` (by Content-Length, or while reading a chunked body) with 413 PAYLOAD_TOO_LARGE. */
 export function limitBody(maxBytes: number): MiddlewareHandler {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () => {
-      throw createError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes`, { maxBytes });
-    },
-  });
+  const tooLarge = () => {
+    throw createError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes`, { maxBytes });
+  };
+  const counting = bodyLimit({ maxSize: maxBytes, onError: tooLarge });
+  return async (c, next) => {
+    // Hono's limit reads `raw.body` first, which makes @hono/node-server build a whole web Request and read the body
+    // through its stream: about a tenth of the server's CPU on cached answers. A declared length needs neither.
+    const length = c.req.header("content-length");
+    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return counting(c, next);
+    if (Number.parseInt(length, 10) > maxBytes) tooLarge();
+    await next();
+  };
 }
 
 /**

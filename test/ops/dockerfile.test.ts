@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openIndexForRead } from "../../src/store/database.js";
 import { readMeta } from "../../src/store/index-meta.js";
+import { SHIPPED_ENV, SHIPPED_NODE_FLAGS } from "../../bench/shipped-serve-process.js";
 import { tempDir } from "../helpers/fixtures.js";
 
 // Docker does not run on our machines: these tests check what can be checked without it, and run the image's own
@@ -69,7 +70,9 @@ describe("Dockerfile", () => {
     expect(keywords.lastIndexOf("USER")).toBeLessThan(keywords.indexOf("CMD"));
     expect(runtime.find((instruction) => instruction.keyword === "EXPOSE")?.args).toBe("8787");
     expect(runtime.find((instruction) => instruction.keyword === "HEALTHCHECK")?.args).toMatch(/\/healthz/);
-    expect(JSON.parse(runtime.find((instruction) => instruction.keyword === "CMD")!.args)).toEqual(["node", "dist/cli/main.js", "serve"]);
+    // The benches run `router serve` as the image does (bench/shipped-serve-process.ts).
+    expect(JSON.parse(runtime.find((instruction) => instruction.keyword === "CMD")!.args)).toEqual(["node", ...SHIPPED_NODE_FLAGS, "dist/cli/main.js", "serve"]);
+    expect(imageEnv).toMatchObject(SHIPPED_ENV);
     // The offline model is built with the dev dependencies, which the runtime stage does not have: it is copied over.
     expect(runtime.filter((instruction) => instruction.keyword === "COPY").map((instruction) => instruction.args)).toContain("--from=build /app/models/use-lite-512 ./models/use-lite-512");
     // onnxruntime-node's install script must not fetch CUDA with the build image's npm.

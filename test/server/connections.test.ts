@@ -56,6 +56,17 @@ describe("connections after an error answer", () => {
     }
   });
 
+  it.each([false, true])("routes a body within the limit, chunked: %s (the limit counts a chunked body as it reads it)", async (chunked) => {
+    const agent = oneSocketAgent();
+    try {
+      const reply = await rawRequest(server.url, agent, { ...good, chunked });
+      expect(reply).toMatchObject({ kind: "answer", status: 200 });
+      expect(reply.kind === "answer" && JSON.parse(reply.body).skills.length).toBeGreaterThan(0);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it.each([false, true])("answers 413 and then the next request on the same connection, chunked: %s", async (chunked) => {
     const body = json({ query: "hi", context: ["z".repeat(4 * 1024 * 1024)] });
     const transcript = await onOneConnection(server.url, [

@@ -133,6 +133,27 @@ describe("limits", () => {
   });
 });
 
+describe("headers on every answer", () => {
+  it("marks answers nosniff and tags them with a request id, whoever made them: handlers, errors, the docs page, CORS preflights", async () => {
+    const key = bearer(API_KEY);
+    const answers = [
+      await fetch(`${server.url}/route`, { method: "POST", headers: { ...key, "content-type": "application/json" }, body: JSON.stringify({ query: "my pod keeps restarting" }) }),
+      await fetch(`${server.url}/route`, { method: "POST", headers: { ...key, "content-type": "application/json" }, body: "x".repeat(5000) }),
+      await fetch(`${server.url}/skills`),
+      await fetch(`${server.url}/nowhere`, { headers: key }),
+      await fetch(`${server.url}/docs`, { headers: key }),
+      await fetch(`${server.url}/metrics`, { headers: key }),
+      await fetch(`${server.url}/route`, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 413, 401, 404, 200, 200, 204]);
+    for (const answer of answers) {
+      expect(answer.headers.get("x-content-type-options"), answer.url).toBe("nosniff");
+      expect(answer.headers.get("x-request-id"), answer.url).toMatch(/^[\w-]{36}$/);
+      await answer.arrayBuffer();
+    }
+  });
+});
+
 describe("CORS", () => {
   it("answers a preflight from a listed origin and says nothing to others", async () => {
     const preflight = (origin: string) =>
