@@ -1,5 +1,5 @@
 // How the Docker image runs `router serve` (its CMD and ENV): the benches that measure a server's memory and
-// throughput run theirs the same way, and test/docs checks the Dockerfile still says so.
+// throughput run theirs the same way, and test/ops/dockerfile.test.ts checks the Dockerfile still says so.
 
 /** Node flags before the script: a young generation of at most 8 MB per semi-space instead of 16 (set at start-up only). */
 export const SHIPPED_NODE_FLAGS = ["--max-semi-space-size=8"];
