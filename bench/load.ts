@@ -15,7 +15,7 @@ import { runIndex } from "../src/indexer/run-index.js";
 import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
 import { replaceSections } from "./results-file.js";
 import { shippedProcess } from "./shipped-serve-process.js";
-import { BUILT_CLI, rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
+import { BUILT_CLI, buildCli, rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
 
 const CORPUS = path.resolve("../shared/corpus/skills");
 const EVAL_SETS = ["clinc150.json", "metatool.json", "bfcl.json"].map((file) => path.resolve("../shared/eval", file));
@@ -214,7 +214,7 @@ function section(
 
 const db = await ensureIndex();
 if (!args.prepare) {
-  execFileSync("npm", ["run", "build", "--silent"], { stdio: "inherit" });
+  buildCli(process.cwd());
   const queries = loadQueries();
   const connections = Number(args.connections);
   const seconds = Number(args.duration);

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_FIT_SETS } from "./default-fit.js";
 import { runBench, type BenchPart } from "./run-bench.js";
+import { buildCli } from "./router-serve-child.js";
 import { distractorSets } from "./trigger-dev-eval.js";
 
 const PARTS: BenchPart[] = ["trigger", "accuracy", "scale", "http"];
@@ -16,6 +17,8 @@ const parts = values.only ? (values.only.split(",").map((part) => part.trim()) a
 const unknown = parts.filter((part) => !PARTS.includes(part));
 if (unknown.length > 0) throw new Error(`unknown part(s) ${unknown.join(", ")}: choose from ${PARTS.join(", ")}`);
 
+// The HTTP part runs the built CLI.
+if (parts.includes("http")) buildCli(repo);
 const started = performance.now();
 await runBench({
   parts,

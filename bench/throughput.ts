@@ -32,7 +32,7 @@ import { finishRun, startRun } from "./run-info.js";
 import { readCorpus, sampleCorpus } from "./scale-corpus.js";
 import { scaleIndex } from "./scale-index.js";
 import { shippedProcess } from "./shipped-serve-process.js";
-import { BUILT_CLI, rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
+import { BUILT_CLI, buildCli, rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const shared = path.resolve(repo, "..", "shared");
@@ -322,6 +322,7 @@ async function overHttp(db: string, skills: number, queries: string[]): Promise<
 }
 
 const started = performance.now();
+buildCli(repo);
 mkdirSync(CACHE, { recursive: true });
 const queries = distinctQueries();
 const needed = WARMUP + Math.max(CONNECTIONS.length, COMPARE_ROUNDS) * requests + 2 * LONE_QUERIES;
