@@ -22,8 +22,10 @@ export interface Evidence {
   topQuerySims: number[];
   heuristicManifest: boolean;
   matched: KeywordMatch;
-  nearestQuery: string | null;
-  negative: string | null;
+  /** The position among the skill's texts (RouteModel.textString) of its query nearest to this one. */
+  nearestQuery: number | null;
+  /** The position of the negative that fired, if one did. */
+  negative: number | null;
 }
 
 const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
@@ -80,8 +82,8 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       topQuerySims: sorted.slice(0, KNN_DEPTH),
       heuristicManifest: skill.heuristicManifest,
       matched,
-      nearestQuery: best >= 0 ? own!.queries[best]!.text : null,
-      negative: penalty > 0 ? negativeBest!.text : null,
+      nearestQuery: best >= 0 ? own!.queries[best]!.position : null,
+      negative: penalty > 0 ? negativeBest!.position : null,
     };
   });
   if (vector) return evidence;
