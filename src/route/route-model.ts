@@ -27,8 +27,8 @@ export interface RouteModel {
   dimension: number;
   skills: SkillEntry[];
   byName: Map<string, number>;
-  /** One unit vector per skill (mean of its queries and description): the coarse stage of dense search. */
-  centroids: Float32Array;
+  /** One unit vector per skill (mean of its queries and description), skill i's in slot i + 1: dense search and the q2c signal compare the query with these. */
+  centroids: VectorSlots;
   /** The centroids' sign-bit codes (route/sign-codes.ts): dense search over a large index compares these first. */
   centroidCodes: Uint32Array;
   /** BM25F postings and the keyword index, as `router index` wrote them. */
@@ -52,6 +52,8 @@ export const ROUTING_DATA_FORMAT = 2;
 // Vectors of recently scored skills kept in memory: a few thousand skills' worth, whatever the size of the index.
 const VECTOR_CACHE_BYTES = 64 * 1024 * 1024;
 const SKILL_ROWS_PER_READ = 500;
+// Centroids copied between checks for a pause: 1,000 are 2 MB at 512 dimensions.
+const CENTROIDS_PER_SLICE = 1_000;
 // Skills whose text strings are kept once read: those of recently shown candidates.
 const TEXT_STRING_SKILLS = 1_000;
 
@@ -85,7 +87,7 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     dimension,
     skills,
     byName,
-    centroids: (dense?.arrays.centroids as Float32Array | undefined) ?? new Float32Array(0),
+    centroids: await centroidSlots((dense?.arrays.centroids as Float32Array | undefined) ?? new Float32Array(0), skills.length, dimension, pause),
     centroidCodes: (dense?.arrays.codes as Uint32Array | undefined) ?? new Uint32Array(0),
     lexical: lexical ?? { arrays: {}, values: {} },
     textCount: (dense?.values.textCount as number | undefined) ?? 0,
@@ -97,6 +99,17 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     },
     abstain: readAbstainExamples(db, meta.embedder ?? null, dimension),
   };
+}
+
+/** The centroids copied into vector slots (skill i's in slot i + 1), where the SIMD dot product reads them; a slice at a time, as a reload must yield to requests. */
+export async function centroidSlots(centroids: Float32Array, count: number, dimension: number, pause: () => Promise<void> | undefined): Promise<VectorSlots> {
+  const slots = new VectorSlots(dimension);
+  slots.reserve(count + 1);
+  for (let skill = 0; skill < count; skill++) {
+    slots.write(skill + 1, centroids.subarray(skill * dimension, (skill + 1) * dimension));
+    if (skill % CENTROIDS_PER_SLICE === 0) await pause();
+  }
+  return slots;
 }
 
 /** Whether the routing data was written for exactly these skills, in this order (compared name by name: at 100,000 skills, joining them held the event loop for tens of ms). */
