@@ -10,6 +10,7 @@ import { runIndex } from "../../src/indexer/run-index.js";
 import { readMeta } from "../../src/store/index-meta.js";
 import { readRoutingDataValues } from "../../src/store/routing-data.js";
 import { skillTextStrings, skillVectorReader } from "../../src/store/vectors.js";
+import { markRoutingDataOlder } from "../helpers/older-routing-data.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "route-model-"));
@@ -48,13 +49,8 @@ describe("loading a route model", () => {
   it("refuses routing data in an older format, which the next `router index` writes anew without a new index version", async () => {
     const copy = path.join(dir, "older-format.db");
     await index.backup(copy);
-    const writer = openIndexForWrite(copy);
-    // The dense data's header as an older release wrote it: no format (and so no per-skill query counts it can trust).
-    const header = JSON.parse((writer.prepare("SELECT data FROM routing_data WHERE name = 'dense' AND part = 0").pluck().get() as Buffer).toString("utf8"));
-    delete header.values.format;
-    writer.prepare("UPDATE routing_data SET data = ? WHERE name = 'dense' AND part = 0").run(Buffer.from(JSON.stringify(header)));
-    const version = readMeta(writer).indexVersion;
-    writer.close();
+    const version = readMeta(index).indexVersion;
+    markRoutingDataOlder(copy);
     const older = openIndexForRead(copy);
     try {
       await expect(loadRouteModel(older)).rejects.toMatchObject({ code: "INDEX_OUTDATED" });
