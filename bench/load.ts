@@ -14,6 +14,7 @@ import { readEvalSet } from "../src/eval/eval-set.js";
 import { runIndex } from "../src/indexer/run-index.js";
 import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
 import { replaceSections } from "./results-file.js";
+import { refreshRoutingData } from "./scale-index.js";
 import { shippedProcess } from "./shipped-serve-process.js";
 import { BUILT_CLI, buildCli, rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
 
@@ -48,7 +49,10 @@ async function ensureIndex(): Promise<string> {
   const stamp = createHash("sha256").update(folders.join("\n")).digest("hex");
   const db = path.join(CACHE, "load.db");
   const stampFile = `${db}.stamp`;
-  if (existsSync(db) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return db;
+  if (existsSync(db) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) {
+    refreshRoutingData(db);
+    return db;
+  }
   mkdirSync(CACHE, { recursive: true });
   process.stderr.write(`indexing ${folders.length} skill folders into ${db} (once; later runs reuse it)...\n`);
   const summary = await runIndex({ paths: folders, db, expansion: { expander: "heuristic" } });

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { runIndex } from "../src/indexer/run-index.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
-import { openIndexForRead } from "../src/store/database.js";
+import { buildRoutingData, hasCurrentRoutingData } from "../src/route/build-routing-data.js";
+import { openIndexForRead, openIndexForWrite } from "../src/store/database.js";
 import { SCHEMA_VERSION } from "../src/store/migrations.js";
 import { countTexts } from "../src/store/vectors.js";
 import { writeCorpus, type CorpusItem } from "./scale-corpus.js";
@@ -34,7 +35,10 @@ export async function scaleIndex(items: CorpusItem[], requested: number, cacheDi
     const key = createHash("sha256").update(`${SCHEMA_VERSION}`).update(planEmbedder().id).update(treeContent(dir)).digest("hex").slice(0, 16);
     const db = path.join(cacheDir, `scale-${requested}-${key}.db`);
     const statsFile = `${db}.json`;
-    if (!fresh && existsSync(db) && existsSync(statsFile)) return { db, build: { ...(JSON.parse(readFileSync(statsFile, "utf8")) as ScaleBuild), cached: true } };
+    if (!fresh && existsSync(db) && existsSync(statsFile)) {
+      refreshRoutingData(db);
+      return { db, build: { ...(JSON.parse(readFileSync(statsFile, "utf8")) as ScaleBuild), cached: true } };
+    }
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
     const summary = await runIndex({ paths: [dir], db });
     const seconds = summary.durationMs / 1000;
@@ -54,6 +58,16 @@ export async function scaleIndex(items: CorpusItem[], requested: number, cacheDi
     return { db, build };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A cached index whose routing data an older release wrote gets it written anew, as its next `router index` would do. */
+export function refreshRoutingData(file: string): void {
+  const db = openIndexForWrite(file);
+  try {
+    if (!hasCurrentRoutingData(db)) db.transaction(() => buildRoutingData(db))();
+  } finally {
+    db.close();
   }
 }
 

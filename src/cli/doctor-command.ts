@@ -21,6 +21,8 @@ interface IndexReport {
   vectors?: number;
   embedder?: string | null;
   dimension?: number | null;
+  /** Whether `router index` wrote the routing data in the format this release reads. */
+  routingDataCurrent?: boolean;
   error?: { code: string; message: string };
 }
 
@@ -71,6 +73,7 @@ async function buildReport(options: Record<string, unknown>, modelsDir: string):
   else if (!index.exists) warnings.push(`no index at ${db} yet: run \`router index <path>\``);
   else {
     if (index.texts !== index.vectors) problems.push(`index has ${index.texts} texts but ${index.vectors} vectors: run \`router index\` again`);
+    if (index.skills !== 0 && !index.routingDataCurrent) problems.push("index's routing data was written by an older skill-router: run `router index` again (nothing is embedded again)");
     if (index.embedder && "id" in models.embedder && index.embedder !== models.embedder.id) warnings.push(...(await embedderChange(index.embedder, models.embedder.id, modelsDir, problems)));
   }
   const status = problems.length > 0 ? "problems" : warnings.length > 0 ? "warnings" : "ok";
@@ -114,6 +117,7 @@ async function readIndex(path: string): Promise<IndexReport> {
   if (!existsSync(path)) return { path, exists: false };
   try {
     const { openIndexForRead } = await import("../store/database.js");
+    const { hasCurrentRoutingData } = await import("../route/build-routing-data.js");
     const db = openIndexForRead(path);
     try {
       const meta = readMeta(db);
@@ -126,6 +130,7 @@ async function readIndex(path: string): Promise<IndexReport> {
         vectors: countVectors(db),
         embedder: meta.embedder ?? null,
         dimension: meta.dimension ?? null,
+        routingDataCurrent: hasCurrentRoutingData(db),
       };
     } finally {
       db.close();

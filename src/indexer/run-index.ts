@@ -17,8 +17,7 @@ import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
 import { deleteSkill, moveSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
-import { buildRoutingData } from "../route/build-routing-data.js";
-import { hasRoutingData } from "../store/routing-data.js";
+import { buildRoutingData, hasCurrentRoutingData } from "../route/build-routing-data.js";
 import { VERSION } from "../version.js";
 import { analyserVersion } from "./analyser-version.js";
 import { skillTexts } from "./skill-texts.js";
@@ -153,8 +152,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         now,
         fullEmbed || renewed.length > 0 || analyserChanged,
       );
-      // Routing data is made for one index version; an index from before it existed gets it without a new version.
-      if (version !== previousVersion || !hasRoutingData(db)) buildRoutingData(db);
+      // Routing data is made for one index version; an index written by an older release gets it without a new version.
+      if (version !== previousVersion || !hasCurrentRoutingData(db)) buildRoutingData(db);
       return version;
     });
     recordRun(db, started, now, plan, loaded.invalid.length);

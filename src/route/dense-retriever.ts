@@ -1,6 +1,4 @@
 import { CodeDistances } from "../models/code-distances.js";
-import { dotRow } from "../models/vector-math.js";
-import { VectorSlots } from "../models/vector-slots.js";
 import type { RouteQuery } from "./query.js";
 import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
 import { signCodes } from "./sign-codes.js";
@@ -21,34 +19,27 @@ export function denseRetriever({ model }: RetrievalSources): Retriever {
   const { centroids, dimension } = model;
   const count = model.skills.length;
   const codes = count > EXACT_SCAN_LIMIT ? new CodeDistances(model.centroidCodes, count, Math.ceil(dimension / 32)) : undefined;
-  // A small index scans every centroid exactly, by the SIMD dot product (centroid i in slot i + 1), into one array reused by every query.
-  const exact = codes ? undefined : { slots: centroidSlots(centroids, count, dimension), scores: new Float32Array(count) };
+  // A small index scans every centroid exactly, into one array reused by every query.
+  const scores = codes ? undefined : new Float32Array(count);
   return {
     name: "dense",
     retrieve(query: RouteQuery, limit: number, allowed?: (skill: number) => boolean): Candidate[] {
       // A query in a script the embedder cannot read lands near everything: only its English gloss, if any, finds candidates.
       const vector = query.readable ? query.vector : query.gloss;
       if (!vector) return [];
+      centroids.setQuery(vector);
       if (codes) {
         // Only the closest by code are rescored, and only they are ranked.
         const pool = Int32Array.from(nearestByCode(codes, signCodes(vector, 1, dimension), dimension, Math.max(RESCORE_MIN, limit * RESCORE_FACTOR), allowed));
-        const poolScores = Float64Array.from(pool, (skill) => dotRow(vector, centroids, skill, dimension));
+        const poolScores = Float64Array.from(pool, (skill) => centroids.similarity(skill + 1));
         return topByKey(pool, poolScores, limit).map((at) => ({ skill: pool[at]!, score: poolScores[at]! }));
       }
-      const { slots, scores } = exact!;
-      scores.fill(-Infinity);
-      slots.setQuery(vector);
-      for (let skill = 0; skill < count; skill++) if (!allowed || allowed(skill)) scores[skill] = slots.similarity(skill + 1);
-      return topK(scores, limit, (skill) => scores[skill]! > -Infinity).map((skill) => ({ skill, score: scores[skill]! }));
+      const exact = scores!;
+      exact.fill(-Infinity);
+      for (let skill = 0; skill < count; skill++) if (!allowed || allowed(skill)) exact[skill] = centroids.similarity(skill + 1);
+      return topK(exact, limit, (skill) => exact[skill]! > -Infinity).map((skill) => ({ skill, score: exact[skill]! }));
     },
   };
-}
-
-function centroidSlots(centroids: Float32Array, count: number, dimension: number): VectorSlots {
-  const slots = new VectorSlots(dimension);
-  slots.reserve(count + 1);
-  for (let skill = 0; skill < count; skill++) slots.write(skill + 1, centroids.subarray(skill * dimension, (skill + 1) * dimension));
-  return slots;
 }
 
 /** The `size` allowed rows whose codes differ from the query's in the fewest bits (a counting selection). */

@@ -5,7 +5,9 @@ import type { RankedSkill } from "../contract/route.js";
 
 /** One ranked candidate as a person reads it: confidence, every signal, what matched, the nearest example, the negative that fired. */
 export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, includeBody: boolean): RankedSkill {
-  const skill = snapshot.model.skills[item.evidence.skill]!;
+  const { model } = snapshot;
+  const { evidence } = item;
+  const skill = model.skills[evidence.skill]!;
   const ranked: RankedSkill = {
     name: skill.name,
     kind: skill.kind,
@@ -13,10 +15,10 @@ export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, incl
     confidence: round(item.confidence),
     share: round(item.share),
     tokens: skill.tokens,
-    signals: Object.fromEntries(Object.entries(item.evidence.signals).map(([key, value]) => [key, round(value)])) as unknown as RankedSkill["signals"],
-    matched: item.evidence.matched,
-    nearest_query: item.evidence.nearestQuery,
-    negative: item.evidence.negative,
+    signals: Object.fromEntries(Object.entries(evidence.signals).map(([key, value]) => [key, round(value)])) as unknown as RankedSkill["signals"],
+    matched: evidence.matched,
+    nearest_query: evidence.nearestQuery === null ? null : model.textString(evidence.skill, evidence.nearestQuery),
+    negative: evidence.negative === null ? null : model.textString(evidence.skill, evidence.negative),
   };
   // The body is read from the store, which names the folder where the index is served.
   if (includeBody) ranked.body = getSkill(snapshot.db, skill.name)?.injection ?? "";

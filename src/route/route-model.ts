@@ -5,9 +5,9 @@ import { createError } from "../errors.js";
 import { readMeta } from "../store/index-meta.js";
 import type { SkillKind } from "../store/records.js";
 import { readRoutingData, type RoutingData } from "../store/routing-data.js";
-import { skillTextReader } from "../store/vectors.js";
+import { skillTextStrings, skillVectorReader } from "../store/vectors.js";
 import { loadPacer } from "./load-pacer.js";
-import { vectorCache, type SkillText, type SkillTexts, type TextSource } from "./vector-cache.js";
+import { vectorCache, type SkillText, type SkillTexts, type VectorSource } from "./vector-cache.js";
 
 /** One routable skill as held in memory: what every candidate needs, nothing that grows with its texts. */
 export interface SkillEntry {
@@ -27,8 +27,8 @@ export interface RouteModel {
   dimension: number;
   skills: SkillEntry[];
   byName: Map<string, number>;
-  /** One unit vector per skill (mean of its queries and description): the coarse stage of dense search. */
-  centroids: Float32Array;
+  /** One unit vector per skill (mean of its queries and description), skill i's in slot i + 1: dense search and the q2c signal compare the query with these. */
+  centroids: VectorSlots;
   /** The centroids' sign-bit codes (route/sign-codes.ts): dense search over a large index compares these first. */
   centroidCodes: Uint32Array;
   /** BM25F postings and the keyword index, as `router index` wrote them. */
@@ -37,6 +37,8 @@ export interface RouteModel {
   textCount: number;
   /** The embedded texts of these skills, read from the index (recently read ones from a bounded cache). */
   texts(skills: number[]): SkillTexts[];
+  /** The string of a skill's text at `position` (SkillText.position), read from the index when first asked for. */
+  textString(skill: number, position: number): string;
   /** Similarity of `query` (a unit vector) to texts of this model; valid until it is called again. */
   compareWith(query: Float32Array): (text: SkillText) => number;
   /** Requests no skill should answer (learned by `router fit`). */
@@ -45,9 +47,15 @@ export interface RouteModel {
 
 export const LEXICAL_DATA = "lexical";
 export const DENSE_DATA = "dense";
+/** The layout of the routing data this release writes and reads (2: per-skill query counts). */
+export const ROUTING_DATA_FORMAT = 2;
 // Vectors of recently scored skills kept in memory: a few thousand skills' worth, whatever the size of the index.
 const VECTOR_CACHE_BYTES = 64 * 1024 * 1024;
 const SKILL_ROWS_PER_READ = 500;
+// Centroids copied between checks for a pause: 1,000 are 2 MB at 512 dimensions.
+const CENTROIDS_PER_SLICE = 1_000;
+// Skills whose text strings are kept once read: those of recently shown candidates.
+const TEXT_STRING_SKILLS = 1_000;
 
 /** Loads one index version (call inside its read transaction): skill metadata and the routing data written with it. */
 export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<void> | undefined = loadPacer(), vectorCacheBytes = VECTOR_CACHE_BYTES): Promise<RouteModel> {
@@ -67,9 +75,9 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
   }
   const lexical = await readRoutingData(db, LEXICAL_DATA, pause);
   const dense = await readRoutingData(db, DENSE_DATA, pause);
-  // Routing data is written by every index run: without it, or for other skills, the index predates it.
-  if (skills.length > 0 && (!lexical || !dense || !sameNames(dense.values.names as string[], skills))) {
-    throw createError("INDEX_OUTDATED", "The index has no routing data for its skills: run `router index` again");
+  // Routing data is written by every index run: without it, in another format or for other skills, the index predates it.
+  if (skills.length > 0 && (!lexical || dense?.values.format !== ROUTING_DATA_FORMAT || !sameNames(dense.values.names as string[], skills))) {
+    throw createError("INDEX_OUTDATED", "The index has no routing data for its skills in this release's format: run `router index` again");
   }
   const dimension = meta.dimension ?? 0;
   const slots = new VectorSlots(dimension);
@@ -79,11 +87,12 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     dimension,
     skills,
     byName,
-    centroids: (dense?.arrays.centroids as Float32Array | undefined) ?? new Float32Array(0),
+    centroids: await centroidSlots((dense?.arrays.centroids as Float32Array | undefined) ?? new Float32Array(0), skills.length, dimension, pause),
     centroidCodes: (dense?.arrays.codes as Uint32Array | undefined) ?? new Uint32Array(0),
     lexical: lexical ?? { arrays: {}, values: {} },
     textCount: (dense?.values.textCount as number | undefined) ?? 0,
-    texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), textSource(db, skills, dimension)),
+    texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), vectorSource(db, skills), (dense?.arrays.queryCounts as Uint32Array | undefined) ?? new Uint32Array(0)),
+    textString: textStrings(db, skills),
     compareWith(query) {
       slots.setQuery(query);
       return (text) => slots.similarity(text.slot);
@@ -92,16 +101,41 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
   };
 }
 
+/** The centroids copied into vector slots (skill i's in slot i + 1), where the SIMD dot product reads them; a slice at a time, as a reload must yield to requests. */
+export async function centroidSlots(centroids: Float32Array, count: number, dimension: number, pause: () => Promise<void> | undefined): Promise<VectorSlots> {
+  const slots = new VectorSlots(dimension);
+  slots.reserve(count + 1);
+  for (let skill = 0; skill < count; skill++) {
+    slots.write(skill + 1, centroids.subarray(skill * dimension, (skill + 1) * dimension));
+    if (skill % CENTROIDS_PER_SLICE === 0) await pause();
+  }
+  return slots;
+}
+
 /** Whether the routing data was written for exactly these skills, in this order (compared name by name: at 100,000 skills, joining them held the event loop for tens of ms). */
 function sameNames(names: string[], skills: SkillEntry[]): boolean {
   return names.length === skills.length && skills.every((skill, at) => skill.name === names[at]);
 }
 
-/** Reads skills' texts and vectors from the index, in the order they were written. */
-function textSource(db: IndexDatabase, skills: SkillEntry[], dimension: number): TextSource {
-  const read = skillTextReader(db, dimension);
+/** Reads skills' vectors from the index, in the order they were written. */
+function vectorSource(db: IndexDatabase, skills: SkillEntry[]): VectorSource {
+  const read = skillVectorReader(db);
   return (indexes) => {
     const found = read(indexes.map((index) => skills[index]!.id));
-    return indexes.map((index) => found.get(skills[index]!.id)!);
+    return indexes.map((index) => found.get(skills[index]!.id) ?? new Float32Array(0));
+  };
+}
+
+/** Reads a skill's text strings when one is first shown, and keeps those of the most recently shown skills. */
+function textStrings(db: IndexDatabase, skills: SkillEntry[]): RouteModel["textString"] {
+  const read = skillTextStrings(db);
+  // A Map iterates in insertion order: re-inserting on every use keeps the least recently used first.
+  const cached = new Map<number, string[]>();
+  return (skill, position) => {
+    const texts = cached.get(skill) ?? read(skills[skill]!.id);
+    cached.delete(skill);
+    cached.set(skill, texts);
+    if (cached.size > TEXT_STRING_SKILLS) cached.delete(cached.keys().next().value!);
+    return texts[position] ?? "";
   };
 }

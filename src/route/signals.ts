@@ -22,8 +22,10 @@ export interface Evidence {
   topQuerySims: number[];
   heuristicManifest: boolean;
   matched: KeywordMatch;
-  nearestQuery: string | null;
-  negative: string | null;
+  /** The position among the skill's texts (RouteModel.textString) of its query nearest to this one. */
+  nearestQuery: number | null;
+  /** The position of the negative that fired, if one did. */
+  negative: number | null;
 }
 
 const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
@@ -41,6 +43,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
   // An unreadable query compares no vectors: they are not even read.
   const texts = vector ? model.texts(candidates) : undefined;
   const similarity = vector ? model.compareWith(vector) : () => 0;
+  if (vector) model.centroids.setQuery(vector);
   const evidence = candidates.map((index, position): Evidence => {
     const skill = model.skills[index]!;
     const own = texts?.[position];
@@ -70,7 +73,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
         q2q_max: q2qMax,
         q2q_topk: top.length > 0 ? top.reduce((sum, value) => sum + value, 0) / top.length : 0,
         q2d: own?.description ? similarity(own.description) : 0,
-        q2c: vector ? dotRow(vector, model.centroids, index, model.dimension) : 0,
+        q2c: vector ? model.centroids.similarity(index + 1) : 0,
         bm25: raw / (raw + BM25_HALF),
         keyword_hits: matched.keywords.length,
         phrase_hits: matched.phrases.length,
@@ -80,8 +83,8 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       topQuerySims: sorted.slice(0, KNN_DEPTH),
       heuristicManifest: skill.heuristicManifest,
       matched,
-      nearestQuery: best >= 0 ? own!.queries[best]!.text : null,
-      negative: penalty > 0 ? negativeBest!.text : null,
+      nearestQuery: best >= 0 ? own!.queries[best]!.position : null,
+      negative: penalty > 0 ? negativeBest!.position : null,
     };
   });
   if (vector) return evidence;

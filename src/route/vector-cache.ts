@@ -1,30 +1,28 @@
 import type { VectorSlots } from "../models/vector-slots.js";
-import type { TextKind } from "../store/vectors.js";
 
 /** One embedded text of a skill as the query path holds it: its vector is in a slot of the model's vector slots. */
 export interface SkillText {
-  text: string;
   slot: number;
+  /** Its place among the skill's texts as written (0 is the description): the string is read only to show it. */
+  position: number;
 }
 
 /** A skill's texts grouped by kind, each group in the order it was written. */
-export interface ByKind<T> {
-  description: T | undefined;
-  queries: T[];
-  negatives: T[];
+export interface SkillTexts {
+  description: SkillText | undefined;
+  queries: SkillText[];
+  negatives: SkillText[];
 }
 
-export type SkillTexts = ByKind<SkillText>;
-
-/** Reads skills' texts and their vectors from the index. */
-export type TextSource = (skills: number[]) => { kind: TextKind; text: string; vector: Float32Array }[][];
+/** Reads skills' vectors from the index: each skill's texts' vectors end to end (description, queries, negatives). */
+export type VectorSource = (skills: number[]) => Float32Array[];
 
 /**
  * Candidates' texts with their vectors copied into vector slots, least recently used skills evicted first once
  * `capacity` slots are used. The skills of one call are never evicted during it: a call that needs more slots than
- * the capacity grows the memory instead.
+ * the capacity grows the memory instead. `queryCounts` tells each skill's queries from its negatives.
  */
-export function vectorCache(slots: VectorSlots, capacity: number, source: TextSource): (skills: number[]) => SkillTexts[] {
+export function vectorCache(slots: VectorSlots, capacity: number, source: VectorSource, queryCounts: Uint32Array): (skills: number[]) => SkillTexts[] {
   // A Map iterates in insertion order: re-inserting on every use keeps the least recently used first.
   const cached = new Map<number, SkillTexts>();
   const free: number[] = [];
@@ -63,33 +61,25 @@ export function vectorCache(slots: VectorSlots, capacity: number, source: TextSo
     });
     const missing = skills.filter((_, at) => found[at] === undefined);
     if (missing.length === 0) return found as SkillTexts[];
-    const texts = source(missing);
-    const read = new Map(missing.map((skill, at) => [skill, texts[at]!] as const));
+    const vectors = source(missing);
+    const read = new Map(missing.map((skill, at) => [skill, vectors[at]!] as const));
+    const { dimension } = slots;
     return skills.map((skill, at) => {
       const hit = found[at];
       if (hit) return hit;
-      const entry = groupByKind(
-        read.get(skill)!.map(({ kind, text, vector }) => {
-          const slot = allocate(inUse);
-          slots.write(slot, vector);
-          return { kind, text, slot };
-        }),
-      );
+      const own = read.get(skill)!;
+      const entry: SkillTexts = { description: undefined, queries: [], negatives: [] };
+      for (let position = 0; position < own.length / dimension; position++) {
+        const text = { slot: allocate(inUse), position };
+        slots.write(text.slot, own.subarray(position * dimension, (position + 1) * dimension));
+        if (position === 0) entry.description = text;
+        else if (position <= queryCounts[skill]!) entry.queries.push(text);
+        else entry.negatives.push(text);
+      }
       cached.set(skill, entry);
       return entry;
     });
   };
-}
-
-/** Texts grouped by kind, each group in the order given. */
-function groupByKind<T extends { kind: TextKind }>(texts: T[]): ByKind<T> {
-  const entry: ByKind<T> = { description: undefined, queries: [], negatives: [] };
-  for (const text of texts) {
-    if (text.kind === "description") entry.description = text;
-    else if (text.kind === "query") entry.queries.push(text);
-    else entry.negatives.push(text);
-  }
-  return entry;
 }
 
 function slotsOf(entry: SkillTexts): number[] {

@@ -38,9 +38,10 @@ export function writeRoutingData(db: IndexDatabase, name: string, data: RoutingD
   insert.run(name, 0, Buffer.from(JSON.stringify(header)));
 }
 
-/** Whether routing data was ever written (an index from before schema version 5 has none until its next run). */
-export function hasRoutingData(db: IndexDatabase): boolean {
-  return db.prepare("SELECT 1 FROM routing_data LIMIT 1").get() !== undefined;
+/** The JSON values stored under `name` (no array is read), or undefined when there is no such data. */
+export function readRoutingDataValues(db: IndexDatabase, name: string): Record<string, unknown> | undefined {
+  const head = db.prepare("SELECT data FROM routing_data WHERE name = ? AND part = 0").pluck().get(name) as Buffer | undefined;
+  return head ? (JSON.parse(head.toString("utf8")) as Header).values : undefined;
 }
 
 /** The data stored under `name`, or undefined; `pause` is awaited between parts (a reload yields to requests). */

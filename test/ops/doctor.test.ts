@@ -1,7 +1,10 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { runIndex } from "../../src/indexer/run-index.js";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, writeFile } from "../helpers/fixtures.js";
+import { markRoutingDataOlder } from "../helpers/older-routing-data.js";
+import { indexSkillSet } from "../helpers/skill-set.js";
 
 const KEY = "doctor-secret-0123456789";
 
@@ -50,6 +53,16 @@ describe("router doctor", () => {
     expect(explorer(["--config", config])).toEqual([false, "file"]);
     expect(explorer(["--no-explorer"], { ROUTER_EXPLORER: "true" })).toEqual([false, "flag"]);
     expect(runCli(["doctor"], { env }).stdout).toMatch(/^ {2}explorer +true \(default\)$/m);
+  });
+
+  it("reports an index whose routing data an older release wrote, until `router index` writes it anew", async () => {
+    const dir = tempDir();
+    const { root, db } = await indexSkillSet(dir);
+    markRoutingDataOlder(db);
+    const problems = () => (JSON.parse(runCli(["doctor", "--json"], { env: { ROUTER_DB: db } }).stdout) as { problems: string[] }).problems;
+    expect(problems()).toContainEqual(expect.stringMatching(/routing data was written by an older skill-router: run `router index` again/));
+    await runIndex({ paths: [root], db });
+    expect(problems()).toEqual([]);
   });
 
   it("lists every setting's flag and variable in `router serve --help`", () => {

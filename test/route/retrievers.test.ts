@@ -11,7 +11,7 @@ import { keywordRetriever } from "../../src/route/keyword-retriever.js";
 import { lexicalIndex } from "../../src/route/lexical-index.js";
 import { signCodes } from "../../src/route/sign-codes.js";
 import { denseRetriever } from "../../src/route/dense-retriever.js";
-import { loadRouteModel, type RouteModel } from "../../src/route/route-model.js";
+import { centroidSlots, loadRouteModel, type RouteModel } from "../../src/route/route-model.js";
 import { openIndexForRead } from "../../src/store/database.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { describeRetrieverConformance } from "./retriever-conformance.js";
@@ -54,28 +54,30 @@ describeRetrieverConformance({
 });
 
 describe("dense retriever on a large index", () => {
-  /** A model of random unit centroids, big enough that the bit-code coarse stage is used. */
-  function randomModel(count: number, dimension: number, seed: number): RouteModel {
+  /** Random unit centroids, enough of them that the bit-code coarse stage is used. */
+  function randomCentroids(count: number, dimension: number, seed: number): Float32Array {
     let state = seed;
     const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31 - 0.5;
     const centroids = new Float32Array(count * dimension).map(next);
     for (let row = 0; row < count; row++) normalise(centroids.subarray(row * dimension, (row + 1) * dimension));
-    const skills = Array.from({ length: count }, (_, index) => ({ name: `s${index}` })) as RouteModel["skills"];
-    return { skills, centroids, dimension } as RouteModel;
+    return centroids;
   }
 
-  it("never loses clearly close skills to the bit-code coarse stage", () => {
+  it("never loses clearly close skills to the bit-code coarse stage", async () => {
     const dimension = 512;
-    const large = randomModel(3_000, dimension, 5);
+    const count = 3_000;
+    const centroids = randomCentroids(count, dimension, 5);
     // Plant five skills near a query direction among 2,995 unrelated ones.
-    const direction = Float32Array.from(randomModel(1, dimension, 99).centroids);
+    const direction = randomCentroids(1, dimension, 99);
     const planted = [11, 700, 1500, 2222, 2990];
     planted.forEach((skill, rank) => {
-      const row = large.centroids.subarray(skill * dimension, (skill + 1) * dimension);
+      const row = centroids.subarray(skill * dimension, (skill + 1) * dimension);
       row.set(normalise(Float32Array.from(direction, (value, i) => value + ((0.02 + rank * 0.01) * (((i * (rank + 3)) % 11) - 5)) / 5)));
     });
-    // The codes `router index` writes, taken once the planted skills are in.
-    const model = { ...large, centroidCodes: signCodes(large.centroids, 3_000, dimension) };
+    // The codes `router index` writes, taken once the planted skills are in, and the slots the route model loads.
+    const slots = await centroidSlots(centroids, count, dimension, () => undefined);
+    const skills = Array.from({ length: count }, (_, index) => ({ name: `s${index}` })) as RouteModel["skills"];
+    const model = { skills, dimension, centroids: slots, centroidCodes: signCodes(centroids, count, dimension) } as unknown as RouteModel;
     const retriever = denseRetriever({ model, lexical: lexicalIndex({ arrays: {}, values: {} }, 0) });
     const found = retriever.retrieve({ text: "", terms: [], vector: direction, readable: true }, 5);
     expect(found.map((hit) => hit.skill).sort((a, b) => a - b)).toEqual([...planted].sort((a, b) => a - b));

@@ -3,18 +3,25 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dotRow, normalise } from "../../src/models/vector-math.js";
-import { loadRouteModel, type RouteModel } from "../../src/route/route-model.js";
+import { DENSE_DATA, loadRouteModel, ROUTING_DATA_FORMAT, type RouteModel } from "../../src/route/route-model.js";
 import type { SkillText, SkillTexts } from "../../src/route/vector-cache.js";
 import { openIndexForRead, openIndexForWrite, type IndexDatabase } from "../../src/store/database.js";
-import { skillTextReader } from "../../src/store/vectors.js";
+import { runIndex } from "../../src/indexer/run-index.js";
+import { readMeta } from "../../src/store/index-meta.js";
+import { readRoutingDataValues } from "../../src/store/routing-data.js";
+import { skillTextStrings, skillVectorReader } from "../../src/store/vectors.js";
+import { markRoutingDataOlder } from "../helpers/older-routing-data.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "route-model-"));
 let index: IndexDatabase;
 let roomy: RouteModel;
+let root: string;
 
 beforeAll(async () => {
-  const { db } = await indexSkillSet(dir);
+  const set = await indexSkillSet(dir);
+  const { db } = set;
+  root = set.root;
   index = openIndexForRead(db);
   roomy = await loadRouteModel(index);
 });
@@ -38,6 +45,28 @@ describe("loading a route model", () => {
       outdated.close();
     }
   });
+
+  it("refuses routing data in an older format, which the next `router index` writes anew without a new index version", async () => {
+    const copy = path.join(dir, "older-format.db");
+    await index.backup(copy);
+    const version = readMeta(index).indexVersion;
+    markRoutingDataOlder(copy);
+    const older = openIndexForRead(copy);
+    try {
+      await expect(loadRouteModel(older)).rejects.toMatchObject({ code: "INDEX_OUTDATED" });
+    } finally {
+      older.close();
+    }
+    await runIndex({ paths: [root], db: copy });
+    const repaired = openIndexForRead(copy);
+    try {
+      expect(readMeta(repaired).indexVersion).toBe(version);
+      expect(readRoutingDataValues(repaired, DENSE_DATA)?.format).toBe(ROUTING_DATA_FORMAT);
+      expect((await loadRouteModel(repaired)).skills.length).toBe(roomy.skills.length);
+    } finally {
+      repaired.close();
+    }
+  });
 });
 
 describe("the route model's vector reader", () => {
@@ -48,16 +77,26 @@ describe("the route model's vector reader", () => {
     expect(texts.reduce((sum, entry) => sum + 1 + entry.queries.length + entry.negatives.length, 0)).toBe(roomy.textCount);
   });
 
-  it("compares a query with each text as the dot product of the vectors stored for it", () => {
+  it("tells a skill's queries from its negatives as they were stored", () => {
+    const kindsOf = index.prepare("SELECT kind FROM texts WHERE skill_id = ? ORDER BY id").pluck();
+    roomy.texts(roomy.skills.map((_, skill) => skill)).forEach((entry, skill) => {
+      const kinds = kindsOf.all(roomy.skills[skill]!.id);
+      expect(["description", ...entry.queries.map(() => "query"), ...entry.negatives.map(() => "negative")]).toEqual(kinds);
+    });
+    expect(roomy.texts(roomy.skills.map((_, skill) => skill)).some((entry) => entry.negatives.length > 0)).toBe(true);
+  });
+
+  it("compares a query with each text as the dot product of the vectors stored for it, and shows the text stored with it", () => {
     const skills = roomy.skills.map((_, skill) => skill);
-    const stored = skillTextReader(index, roomy.dimension)(roomy.skills.map((skill) => skill.id));
+    const vectors = skillVectorReader(index)(roomy.skills.map((skill) => skill.id));
+    const strings = skillTextStrings(index);
     const query = unitVector(roomy.dimension, 7);
     const similarity = roomy.compareWith(query);
     roomy.texts(skills).forEach((entry, skill) => {
-      const expected = stored.get(roomy.skills[skill]!.id)!;
+      const id = roomy.skills[skill]!.id;
       const texts = [entry.description!, ...entry.queries, ...entry.negatives];
-      expect(texts.map((text) => text.text)).toEqual(expected.map((text) => text.text));
-      texts.forEach((text, at) => expect(similarity(text)).toBeCloseTo(dotRow(query, expected[at]!.vector, 0, roomy.dimension), 5));
+      expect(texts.map((text) => roomy.textString(skill, text.position))).toEqual(strings(id));
+      texts.forEach((text, at) => expect(similarity(text)).toBeCloseTo(dotRow(query, vectors.get(id)!, at, roomy.dimension), 5));
     });
   });
 
@@ -70,7 +109,7 @@ describe("the route model's vector reader", () => {
     tight.texts(skills.slice(2, 4));
     const answered = tight.texts(skills);
     const [tightSimilarity, roomySimilarity] = [tight.compareWith(query), roomy.compareWith(query)];
-    const sims = (entries: SkillTexts[], similarity: (text: SkillText) => number) => entries.map((entry) => entry.queries.map((text) => [text.text, similarity(text)]));
+    const sims = (entries: SkillTexts[], similarity: (text: SkillText) => number) => entries.map((entry) => entry.queries.map((text) => [text.position, similarity(text)]));
     expect(sims(answered, tightSimilarity)).toEqual(sims(roomy.texts(skills), roomySimilarity));
   });
 });
