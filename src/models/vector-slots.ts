@@ -30,6 +30,16 @@ export class VectorSlots {
     this.floats = new Float32Array(this.memory.buffer);
   }
 
+  /**
+   * Slots `first` to `first + count - 1` as one array of `count` vectors end to end, to fill in place; undefined when
+   * the dimension is padded (slots are not contiguous vectors then). Valid until the memory grows again.
+   */
+  rows(first: number, count: number): Float32Array | undefined {
+    if (this.stride !== this.dimension) return undefined;
+    this.reserve(first + count);
+    return new Float32Array(this.memory.buffer, first * this.stride * 4, count * this.dimension);
+  }
+
   /** Copies a vector into slot `slot` (1 and up). */
   write(slot: number, vector: Float32Array): void {
     this.floats.set(vector.subarray(0, this.dimension), slot * this.stride);

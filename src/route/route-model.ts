@@ -73,21 +73,26 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     last = rows.at(-1)!.name;
     await pause();
   }
+  const dimension = meta.dimension ?? 0;
   const lexical = await readRoutingData(db, LEXICAL_DATA, pause);
-  const dense = await readRoutingData(db, DENSE_DATA, pause);
+  // The centroids are read straight into the slots where the query is compared with them (skill i's in slot i + 1).
+  const centroids = new VectorSlots(dimension);
+  const centroidRows = centroids.rows(1, skills.length);
+  const dense = await readRoutingData(db, DENSE_DATA, pause, (name) => (name === "centroids" ? centroidRows : undefined));
   // Routing data is written by every index run: without it, in another format or for other skills, the index predates it.
   if (skills.length > 0 && (!lexical || dense?.values.format !== ROUTING_DATA_FORMAT || !sameNames(dense.values.names as string[], skills))) {
     throw createError("INDEX_OUTDATED", "The index has no routing data for its skills in this release's format: run `router index` again");
   }
-  const dimension = meta.dimension ?? 0;
   const slots = new VectorSlots(dimension);
+  const centroidArray = (dense?.arrays.centroids as Float32Array | undefined) ?? new Float32Array(0);
   return {
     indexVersion: meta.indexVersion,
     embedder: meta.embedder ?? null,
     dimension,
     skills,
     byName,
-    centroids: await centroidSlots((dense?.arrays.centroids as Float32Array | undefined) ?? new Float32Array(0), skills.length, dimension, pause),
+    // Slots padded to whole SIMD lanes are not one array: those get a copy.
+    centroids: centroidArray === centroidRows ? centroids : await centroidSlots(centroidArray, skills.length, dimension, pause),
     centroidCodes: (dense?.arrays.codes as Uint32Array | undefined) ?? new Uint32Array(0),
     lexical: lexical ?? { arrays: {}, values: {} },
     textCount: (dense?.values.textCount as number | undefined) ?? 0,

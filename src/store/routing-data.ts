@@ -44,8 +44,14 @@ export function readRoutingDataValues(db: IndexDatabase, name: string): Record<s
   return head ? (JSON.parse(head.toString("utf8")) as Header).values : undefined;
 }
 
-/** The data stored under `name`, or undefined; `pause` is awaited between parts (a reload yields to requests). */
-export async function readRoutingData(db: IndexDatabase, name: string, pause: () => Promise<void> | undefined): Promise<RoutingData | undefined> {
+/** Where the caller wants an array read: a view of exactly `length` values of its kind, or undefined for a new array. */
+export type ArrayTarget = (name: string, length: number) => RoutingData["arrays"][string] | undefined;
+
+/**
+ * The data stored under `name`, or undefined; `pause` is awaited between parts (a reload yields to requests). An
+ * array `into` gives a view for is read straight into it (no copy held twice while a version loads).
+ */
+export async function readRoutingData(db: IndexDatabase, name: string, pause: () => Promise<void> | undefined, into?: ArrayTarget): Promise<RoutingData | undefined> {
   const select = db.prepare("SELECT data FROM routing_data WHERE name = ? AND part = ?").pluck();
   const head = select.get(name, 0) as Buffer | undefined;
   if (!head) return undefined;
@@ -53,8 +59,9 @@ export async function readRoutingData(db: IndexDatabase, name: string, pause: ()
   const arrays: RoutingData["arrays"] = {};
   let part = 1;
   for (const entry of layout) {
-    const array = KINDS[entry.kind].make(entry.length);
-    const bytes = new Uint8Array(array.buffer);
+    const target = into?.(entry.name, entry.length);
+    const array = target && kindOf(target) === entry.kind && target.length === entry.length ? target : KINDS[entry.kind].make(entry.length);
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
     for (let filled = 0; filled < bytes.length; filled += PART_BYTES) {
       await pause();
       bytes.set(select.get(name, part++) as Buffer, filled);

@@ -30,6 +30,16 @@ describe("the routing kernel", () => {
     expect(slots.similarity(101)).toBeCloseTo(dotRow(vector(512, 3), vector(512, 2), 0, 512), 4);
   });
 
+  it("lends unpadded slots as one array to fill in place, and padded ones not at all", () => {
+    const slots = new VectorSlots(8);
+    const rows = slots.rows(1, 3)!;
+    expect(rows).toHaveLength(24);
+    [1, 2, 3].forEach((seed, at) => rows.set(vector(8, seed), at * 8));
+    slots.setQuery(vector(8, 9));
+    [1, 2, 3].forEach((seed, at) => expect(slots.similarity(at + 1)).toBeCloseTo(dotRow(vector(8, 9), vector(8, seed), 0, 8), 5));
+    expect(new VectorSlots(6).rows(1, 3)).toBeUndefined();
+  });
+
   it("counts the bits in which each code differs from the query's, padded or not", () => {
     const bitsSet = (value: number) => value.toString(2).replaceAll("0", "").length;
     for (const words of [3, 16]) {
