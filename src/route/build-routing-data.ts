@@ -13,8 +13,8 @@ const BODY_START_CHARS = 4_000;
 
 /**
  * Writes what routing reads whole for the index as it now is: BM25F postings and the keyword index over each skill's
- * name, description, body start and manifest, each skill's centroid and its number of queries, all in name order. `router index` calls it
- * inside its transaction, so a version is never served without the data made for it.
+ * name, description, body start and manifest, each skill's centroid and its number of queries, all in name order.
+ * `router index` calls it inside its transaction, so a version is never served without the data made for it.
  */
 export function buildRoutingData(db: IndexDatabase): void {
   const rows = db.prepare(`SELECT id, name, description, CASE kind WHEN 'skill' THEN substr(body, 1, ${BODY_START_CHARS}) ELSE '' END AS bodyStart FROM skills ORDER BY name`).all() as {

@@ -49,7 +49,7 @@ export type ArrayTarget = (name: string, length: number) => RoutingData["arrays"
 
 /**
  * The data stored under `name`, or undefined; `pause` is awaited between parts (a reload yields to requests). An
- * array `into` gives a view for is read straight into it (no copy held twice while a version loads).
+ * array for which `into` gives a view is read straight into it (no second copy while a version loads).
  */
 export async function readRoutingData(db: IndexDatabase, name: string, pause: () => Promise<void> | undefined, into?: ArrayTarget): Promise<RoutingData | undefined> {
   const select = db.prepare("SELECT data FROM routing_data WHERE name = ? AND part = ?").pluck();
