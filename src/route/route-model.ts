@@ -83,16 +83,17 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
   if (skills.length > 0 && (!lexical || dense?.values.format !== ROUTING_DATA_FORMAT || !sameNames(dense.values.names as string[], skills))) {
     throw createError("INDEX_OUTDATED", "The index has no routing data for its skills in this release's format: run `router index` again");
   }
-  const slots = new VectorSlots(dimension);
   const centroidArray = (dense?.arrays.centroids as Float32Array | undefined) ?? new Float32Array(0);
+  // Slots padded to whole SIMD lanes are not one array: those get a copy.
+  if (centroidArray !== centroidRows) await writeCentroids(centroids, centroidArray, skills.length, pause);
+  const slots = new VectorSlots(dimension);
   return {
     indexVersion: meta.indexVersion,
     embedder: meta.embedder ?? null,
     dimension,
     skills,
     byName,
-    // Slots padded to whole SIMD lanes are not one array: those get a copy.
-    centroids: centroidArray === centroidRows ? centroids : await centroidSlots(centroidArray, skills.length, dimension, pause),
+    centroids,
     centroidCodes: (dense?.arrays.codes as Uint32Array | undefined) ?? new Uint32Array(0),
     lexical: lexical ?? { arrays: {}, values: {} },
     textCount: (dense?.values.textCount as number | undefined) ?? 0,
@@ -106,15 +107,14 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
   };
 }
 
-/** The centroids copied into vector slots (skill i's in slot i + 1), where the SIMD dot product reads them; a slice at a time, as a reload must yield to requests. */
-export async function centroidSlots(centroids: Float32Array, count: number, dimension: number, pause: () => Promise<void> | undefined): Promise<VectorSlots> {
-  const slots = new VectorSlots(dimension);
+/** Copies the centroids into `slots` (skill i's in slot i + 1), where the SIMD dot product reads them; a slice at a time, as a reload must yield to requests. */
+export async function writeCentroids(slots: VectorSlots, centroids: Float32Array, count: number, pause: () => Promise<void> | undefined): Promise<void> {
+  const { dimension } = slots;
   slots.reserve(count + 1);
   for (let skill = 0; skill < count; skill++) {
     slots.write(skill + 1, centroids.subarray(skill * dimension, (skill + 1) * dimension));
     if (skill % CENTROIDS_PER_SLICE === 0) await pause();
   }
-  return slots;
 }
 
 /** Whether the routing data was written for exactly these skills, in this order (compared name by name: at 100,000 skills, joining them held the event loop for tens of ms). */

@@ -5,13 +5,14 @@ import path from "node:path";
 import { createEmbedder } from "../../src/models/create-embedder.js";
 import type { Embedder } from "../../src/models/embedder.js";
 import { normalise } from "../../src/models/vector-math.js";
+import { VectorSlots } from "../../src/models/vector-slots.js";
 import { analyseText } from "../../src/text/analyse-text.js";
 import { bm25Retriever } from "../../src/route/bm25-retriever.js";
 import { keywordRetriever } from "../../src/route/keyword-retriever.js";
 import { lexicalIndex } from "../../src/route/lexical-index.js";
 import { signCodes } from "../../src/route/sign-codes.js";
 import { denseRetriever } from "../../src/route/dense-retriever.js";
-import { centroidSlots, loadRouteModel, type RouteModel } from "../../src/route/route-model.js";
+import { loadRouteModel, writeCentroids, type RouteModel } from "../../src/route/route-model.js";
 import { openIndexForRead } from "../../src/store/database.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { describeRetrieverConformance } from "./retriever-conformance.js";
@@ -75,7 +76,8 @@ describe("dense retriever on a large index", () => {
       row.set(normalise(Float32Array.from(direction, (value, i) => value + ((0.02 + rank * 0.01) * (((i * (rank + 3)) % 11) - 5)) / 5)));
     });
     // The codes `router index` writes, taken once the planted skills are in, and the slots the route model loads.
-    const slots = await centroidSlots(centroids, count, dimension, () => undefined);
+    const slots = new VectorSlots(dimension);
+    await writeCentroids(slots, centroids, count, () => undefined);
     const skills = Array.from({ length: count }, (_, index) => ({ name: `s${index}` })) as RouteModel["skills"];
     const model = { skills, dimension, centroids: slots, centroidCodes: signCodes(centroids, count, dimension) } as unknown as RouteModel;
     const retriever = denseRetriever({ model, lexical: lexicalIndex({ arrays: {}, values: {} }, 0) });
