@@ -14,7 +14,7 @@ import { readEvalSet } from "../src/eval/eval-set.js";
 import { runIndex } from "../src/indexer/run-index.js";
 import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
 import { replaceSections } from "./results-file.js";
-import { refreshRoutingData } from "./scale-index.js";
+import { refreshRoutingData } from "./refresh-routing-data.js";
 import { shippedProcess } from "./shipped-serve-process.js";
 import { BUILT_CLI, buildCli, rssMbOf, startRouterServe, stopRouterServe, type RouterServeChild } from "./router-serve-child.js";
 

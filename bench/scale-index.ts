@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { runIndex } from "../src/indexer/run-index.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
-import { buildRoutingData, hasCurrentRoutingData } from "../src/route/build-routing-data.js";
-import { openIndexForRead, openIndexForWrite } from "../src/store/database.js";
+import { openIndexForRead } from "../src/store/database.js";
 import { SCHEMA_VERSION } from "../src/store/migrations.js";
 import { countTexts } from "../src/store/vectors.js";
+import { refreshRoutingData } from "./refresh-routing-data.js";
 import { writeCorpus, type CorpusItem } from "./scale-corpus.js";
 
 /** How long the first build of a sub-corpus index took, and what it holds (kept beside the cached index). */
@@ -58,16 +58,6 @@ export async function scaleIndex(items: CorpusItem[], requested: number, cacheDi
     return { db, build };
   } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** A cached index whose routing data an older release wrote gets it written anew, as its next `router index` would do. */
-export function refreshRoutingData(file: string): void {
-  const db = openIndexForWrite(file);
-  try {
-    if (!hasCurrentRoutingData(db)) db.transaction(() => buildRoutingData(db))();
-  } finally {
-    db.close();
   }
 }
 
