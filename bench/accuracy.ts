@@ -6,9 +6,11 @@ import { splitCases } from "../src/eval/split.js";
 import { createEmbedder } from "../src/models/create-embedder.js";
 import type { RerankerLoad } from "../src/models/embedder.js";
 import { readEvidenceFloor } from "../src/route/evidence-floor.js";
+import { measureShareScale } from "../src/calibrate/measure-share-scale.js";
+import { createQueryEncoder } from "../src/models/query-encoder.js";
 import { fitIndex } from "../src/fit/fit-index.js";
 import type { FusionParams } from "../src/route/fusion.js";
-import { openIndexForRead } from "../src/store/database.js";
+import { openIndexForRead, openIndexForWrite } from "../src/store/database.js";
 import type { MethodId } from "./method-catalogue.js";
 import { bm25Description } from "./methods/bm25-description.js";
 import { denseDescription } from "./methods/dense-description.js";
@@ -90,11 +92,11 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
     await measure("p", async () => ruvectorPeer(skills, await createEmbedder(), train)),
     await measure("d", () => hybridRouter({ db: plainIndex })),
     examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
-    unseen ? await measure("h", () => hybridRouter({ db: plainIndex, fusion: withIndexFloor(unseen, plainIndex) })) : { id: "h", skipped: NO_OTHER_SET },
+    unseen ? await measure("h", async () => hybridRouter({ db: plainIndex, fusion: await asShippedDefaults(unseen, plainIndex) })) : { id: "h", skipped: NO_OTHER_SET },
     !unseen
       ? { id: "i", skipped: NO_OTHER_SET }
       : examplesIndex
-        ? await measure("i", () => hybridRouter({ db: examplesIndex, fusion: withIndexFloor(unseen, examplesIndex) }))
+        ? await measure("i", async () => hybridRouter({ db: examplesIndex, fusion: await asShippedDefaults(unseen, examplesIndex) }))
         : { id: "i", skipped: "no example queries in this set: h is its main row" },
     reranker ? await measure("f", () => hybridRouter({ db: mainIndex, tieBreak: reranker })) : { id: "f", skipped: "not measured: cross-encoder unavailable (see below)" },
     await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir) })),
@@ -104,13 +106,19 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
 
 const NO_OTHER_SET = "no other eval set to fit defaults without this one";
 
-/** Parameters as `fusionFor` would serve them on an index that was never fitted: with the floor it measured. */
-function withIndexFloor(params: FusionParams, db: string): FusionParams {
-  const index = openIndexForRead(db);
+/**
+ * Parameters as `fusionFor` would serve them on an index that was never fitted, had they shipped as the defaults: with
+ * the evidence floor `router index` measured, and the share scale it would measure for their ranking.
+ */
+async function asShippedDefaults(params: FusionParams, db: string): Promise<FusionParams> {
+  const index = openIndexForWrite(db);
+  const encoder = await createQueryEncoder();
   try {
     const floor = readEvidenceFloor(index);
-    return floor ? { ...params, evidenceFloor: floor } : params;
+    const shares = await measureShareScale(index, encoder, params);
+    return { ...params, ...(floor ? { evidenceFloor: floor } : {}), ...(shares ? { shareScale: shares.scale } : {}) };
   } finally {
+    await encoder.close();
     index.close();
   }
 }

@@ -15,7 +15,7 @@ export const METHODS = {
   f: { label: "e + cross-encoder", what: "e with the cross-encoder rescoring the best 5 candidates" },
   h: {
     label: "d, unseen defaults",
-    what: "d with default parameters fitted without this eval set (leave-one-dataset-out: the training halves of the others only), and the evidence floor `router index` measured on this index: what a new user without an LLM gets",
+    what: "d with default parameters fitted without this eval set (leave-one-dataset-out: the training halves of the others only), with the evidence floor `router index` measured on this index and the share scale it measures for these defaults: what a new user without an LLM gets",
   },
   i: { label: "e, unseen defaults", what: "e with the same leave-one-dataset-out defaults as h" },
   g: {

@@ -8,6 +8,7 @@ import { writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.
 import { routableQuery } from "../contract/limits.js";
 import { createRouter, type Router } from "../route/router.js";
 import { VERSION } from "../version.js";
+import { evenSpread } from "./even-spread.js";
 import { EVERYDAY_REQUESTS } from "./everyday-requests.js";
 
 // Skills sampled: enough for stable quantiles, few enough to cost seconds at index time.
@@ -96,12 +97,9 @@ function absentSkillProbes(db: IndexDatabase): Probe[] {
     const query = queries[Math.floor(queries.length / 2)];
     return query ? [{ query: routableQuery(query), skill: skill.name }] : [];
   });
-  return [...evenSpread(all.filter((probe) => embedderReads(probe.query))), ...evenSpread(all.filter((probe) => !embedderReads(probe.query)))];
-}
-
-function evenSpread<T>(items: T[]): T[] {
-  const step = Math.max(1, Math.floor(items.length / MAX_SAMPLES));
-  return items.filter((_, index) => index % step === 0).slice(0, MAX_SAMPLES);
+  const read = all.filter((probe) => embedderReads(probe.query));
+  const otherScripts = all.filter((probe) => !embedderReads(probe.query));
+  return [...evenSpread(read, MAX_SAMPLES), ...evenSpread(otherScripts, MAX_SAMPLES)];
 }
 
 async function routedShare(router: Router, probes: { query: string; skill?: string }[], step: () => void): Promise<number> {

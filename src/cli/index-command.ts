@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { IndexSummary } from "../indexer/run-index.js";
 import type { EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
+import type { ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
 import type { SkillProblem } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
 import { EXIT } from "./exit-codes.js";
@@ -20,7 +21,7 @@ export function indexCommand(): Command {
       `refuse skills that break the Agent Skills spec (over-long description, YAML that needs repair, a display name as name, non-string fields), which are otherwise indexed with a warning; exit with code ${EXIT.INVALID_SKILLS} when any skill is invalid`,
     )
     .option("--allow-empty", "accept a run that finds no skills (empties the index)")
-    .option("--recalibrate", "measure the evidence floor again even if no skill changed (a new release of the router does so by itself)")
+    .option("--recalibrate", "measure the evidence floor and the share scale again even if no skill changed (a new release of the router does so by itself)")
     .option("-v, --verbose", "list every warning and every ignored file")
     .option("-q, --quiet", "no progress output");
   return addLlmOptions(command, true).action(
@@ -62,6 +63,7 @@ export function formatSummary(summary: IndexSummary, verbose: boolean): string {
     `  warnings   ${summary.warnings.length}`,
   ];
   if (summary.calibration) lines.push(...calibrationLines(summary.calibration));
+  if (summary.shareScale) lines.push(shareScaleLine(summary.shareScale));
   if (summary.invalid.length > 0) lines.push("", "Invalid (not indexed):", ...problemLines(summary.invalid));
   if (summary.warnings.length > 0) {
     const shown = verbose ? summary.warnings : summary.warnings.slice(0, LISTED_WARNINGS);
@@ -97,6 +99,12 @@ function calibrationLines({ floor, absentRouted, everydayRouted }: EvidenceCalib
     `  evidence   measured on ${floor.samples} requests whose skill was left out: BM25 floor ${floor.bm25.toFixed(2)}, dense floor ${floor.q2qMax.toFixed(2)}`,
     `             expected: ${percent(1 - absentRouted)} of requests whose skill is missing get none; ${percent(everydayRouted)} of everyday chat routes to a skill`,
   ];
+}
+
+/** How far the index's confidences were flattened, and the evidence for it. */
+function shareScaleLine({ scale, samples, rankedFirst }: ShareScaleMeasure): string {
+  const verdict = scale < 1 ? `confidences flattened (scale ${scale.toFixed(2)}): this index's skills are harder to tell apart than the defaults assume` : "confidences as the defaults give them";
+  return `  shares     ${Math.round(rankedFirst * 100)}% of ${samples} requests held out of their skills ranked their own first; ${verdict}`;
 }
 
 function problemLines(problems: SkillProblem[]): string[] {

@@ -11,6 +11,7 @@ export function indexProgress(enabled: boolean): { onProgress: (event: IndexProg
     expand: createProgress("writing manifests", "skills", process.stderr, enabled),
     embed: createProgress("embedding", "skills", process.stderr, enabled),
     calibrate: createProgress("measuring the evidence floor", "routes", process.stderr, enabled),
+    shares: createProgress("routing requests held out of their skills", "routes", process.stderr, enabled),
   };
   return {
     onProgress: (event) => bars[event.stage].update(event.done, event.total, event.stage === "read" ? event.file : ""),

@@ -7,6 +7,9 @@ import { planEmbedder, type EmbedderPlan } from "../models/create-embedder.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
 import { clearEvidenceFloor, readEvidenceFloor } from "../route/evidence-floor.js";
 import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
+import { measureShareScale, type ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
+import { DEFAULT_FUSION } from "../route/fusion-params.js";
+import { clearShareScale, writeShareScale } from "../route/share-scale.js";
 import type { Embedder } from "../models/embedder.js";
 import { loadSkills, type LoadedSkill } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
@@ -30,7 +33,7 @@ export interface IndexOptions {
   strict?: boolean;
   /** Allow a run that finds no skill at all (it empties the index). */
   allowEmpty?: boolean;
-  /** Measure the evidence floor again even if nothing changed (after a change to the router's code, as benches and evals want). */
+  /** Measure the evidence floor and the share scale again even if nothing changed (after a change to the router's code, as benches and evals want). */
   recalibrate?: boolean;
   /** The embedder to use; by default one is made (and closed) for the run, only if something needs embedding. */
   embedder?: Embedder;
@@ -39,7 +42,7 @@ export interface IndexOptions {
   onProgress?: (event: IndexProgress) => void;
 }
 
-export type IndexProgress = { stage: "read"; done: number; total: number; file: string } | { stage: "expand" | "embed" | "calibrate"; done: number; total: number };
+export type IndexProgress = { stage: "read"; done: number; total: number; file: string } | { stage: "expand" | "embed" | "calibrate" | "shares"; done: number; total: number };
 
 const LISTED_INVALID = 10;
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
@@ -69,6 +72,8 @@ export interface IndexSummary {
   indexVersion: number;
   /** What the run measured of the index with no labels, when the index changed (none below MIN_CALIBRATION_SKILLS). */
   calibration: EvidenceCalibration | undefined;
+  /** How sharp the default ranking's shares are on this index, measured with the calibration (none when too few skills have requests to hold out). */
+  shareScale: ShareScaleMeasure | undefined;
   durationMs: number;
 }
 
@@ -159,12 +164,19 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     recordRun(db, started, now, plan, loaded.invalid.length);
     // A changed index, or one measured by another release of the router, gets its evidence floor measured again; the run itself is already committed.
     let calibration: EvidenceCalibration | undefined;
+    let shareScale: ShareScaleMeasure | undefined;
     const floor = readEvidenceFloor(db);
-    if (loaded.skills.length < MIN_CALIBRATION_SKILLS) clearEvidenceFloor(db);
-    else if (options.recalibrate || floor?.indexVersion !== indexVersion || floor.routerVersion !== VERSION) {
+    if (loaded.skills.length < MIN_CALIBRATION_SKILLS) {
+      clearEvidenceFloor(db);
+      clearShareScale(db);
+    } else if (options.recalibrate || floor?.indexVersion !== indexVersion || floor.routerVersion !== VERSION) {
       embedder ??= await embedderPlan!.create();
       const encoder = queryEncoderOver(embedder, CALIBRATION_CACHE);
       calibration = await calibrateEvidence(options.db, db, encoder, (done, total) => options.onProgress?.({ stage: "calibrate", done, total }));
+      // The scale applies to the defaults only (`router fit` calibrates its own shares on real labels), so it is measured with them.
+      shareScale = await measureShareScale(db, encoder, DEFAULT_FUSION, (done, total) => options.onProgress?.({ stage: "shares", done, total }));
+      if (shareScale) writeShareScale(db, { ...shareScale, indexVersion });
+      else clearShareScale(db);
     }
     return {
       db: options.db,
@@ -184,6 +196,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       skills: loaded.skills.length,
       indexVersion,
       calibration,
+      shareScale,
       durationMs: performance.now() - started,
     };
   } finally {

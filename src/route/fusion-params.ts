@@ -2,6 +2,7 @@ import type { IndexDatabase } from "../store/database.js";
 import { readMetaValue, writeMetaValue } from "../store/index-meta.js";
 import defaults from "./default-fusion.json" with { type: "json" };
 import { readEvidenceFloor } from "./evidence-floor.js";
+import { readShareScale } from "./share-scale.js";
 import type { FusionParams } from "./fusion.js";
 
 const META_KEY = "fusion";
@@ -21,7 +22,17 @@ export function fusionFor(db: IndexDatabase, embedder: string | null): FusionPar
   const stored = readFusionParams(db);
   const floor = readEvidenceFloor(db);
   if (stored && stored.embedder === embedder) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0, bm25OtherScripts: 0 } } : stored;
-  return floor ? { ...DEFAULT_FUSION, evidenceFloor: floor } : DEFAULT_FUSION;
+  return withIndexCalibration(DEFAULT_FUSION, db);
+}
+
+/**
+ * Parameters fitted elsewhere (the defaults) with what `router index` measured on this index: its evidence floor and
+ * its share scale. Parameters `router fit` learned from this index's own labels need neither.
+ */
+export function withIndexCalibration(params: FusionParams, db: IndexDatabase): FusionParams {
+  const floor = readEvidenceFloor(db);
+  const shareScale = readShareScale(db);
+  return { ...params, ...(floor ? { evidenceFloor: floor } : {}), ...(shareScale ? { shareScale: shareScale.scale } : {}) };
 }
 
 export function readFusionParams(db: IndexDatabase): FusionParams | undefined {

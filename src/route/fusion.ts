@@ -26,6 +26,8 @@ export interface FusionParams {
   skillThresholds: Record<string, number>;
   /** Evidence the best candidate must have (measured on the index by `router index`); none when unknown. */
   evidenceFloor?: EvidenceFloor;
+  /** Multiplies the ranking logits before the shares are taken (measured on the index by `router index`); 1 when absent. */
+  shareScale?: number;
   /** Similarity scales differ between embedders: parameters are only valid for the one they were fitted with. */
   embedder: string | null;
   /** Where these parameters came from. */

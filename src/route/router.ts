@@ -86,8 +86,8 @@ export interface RouterStatus {
 }
 
 // Candidates per retriever: 20 keeps 99% of the right skills on the eval sets at half the exact-scoring work of 50.
-const DEFAULT_CANDIDATES = 20;
-const DEFAULT_RETRIEVERS: RetrieverFactory[] = [denseRetriever, bm25Retriever, keywordRetriever];
+export const DEFAULT_CANDIDATES = 20;
+export const DEFAULT_RETRIEVERS: RetrieverFactory[] = [denseRetriever, bm25Retriever, keywordRetriever];
 
 export async function createRouter(options: RouterOptions): Promise<Router> {
   const holder = await holdSnapshot(options.db, { retrievers: options.retrievers ?? DEFAULT_RETRIEVERS, ...(options.fusion ? { fusion: options.fusion } : {}) });
@@ -116,18 +116,7 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
     async candidates(query, routeOptions = {}) {
       return holder.use(async (snapshot) => {
         checkRequest(query, routeOptions);
-        const prepared = await prepareQuery(encoder, query, routeOptions.context);
-        const { candidates, eligible } = candidatesOf(snapshot, prepared, perRetriever, routeOptions);
-        const scoring = scoreQuery(snapshot, prepared, candidates, eligible);
-        const scored = [...scoring.ranked, ...scoring.context];
-        return {
-          names: scored.map((item) => snapshot.model.skills[item.evidence.skill]!.name),
-          evidence: scored.map((item) => item.evidence),
-          features: scored.map((item) => item.features),
-          choices: scoring.ranked.length,
-          vector: prepared.vector,
-          readable: prepared.readable,
-        };
+        return scoredCandidates(snapshot, await prepareQuery(encoder, query, routeOptions.context), perRetriever, routeOptions);
       });
     },
     skills: () => listSkills(holder.current().db).map(toSkillSummary),
@@ -229,6 +218,21 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
       cached: false,
     },
     ...base,
+  };
+}
+
+/** Every scored candidate of a prepared query with its feature row, best first (the eligible ones before the context). */
+export function scoredCandidates(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): ScoredCandidates {
+  const { candidates, eligible } = candidatesOf(snapshot, query, perRetriever, options);
+  const scoring = scoreQuery(snapshot, query, candidates, eligible);
+  const scored = [...scoring.ranked, ...scoring.context];
+  return {
+    names: scored.map((item) => snapshot.model.skills[item.evidence.skill]!.name),
+    evidence: scored.map((item) => item.evidence),
+    features: scored.map((item) => item.features),
+    choices: scoring.ranked.length,
+    vector: query.vector,
+    readable: query.readable,
   };
 }
 

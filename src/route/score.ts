@@ -55,7 +55,8 @@ export function scoreCandidates(params: FusionParams, evidence: Evidence[], rows
   const first = chosen[0];
   if (first === undefined) return { ranked: [], inScope: 0, scopeFeatures: [], context };
   const second = order.find((index) => index !== first);
-  const probabilities = shares(chosen.map((index) => logits[index]!));
+  const scale = params.shareScale ?? 1;
+  const probabilities = shares(chosen.map((index) => logits[index]! * scale));
   const scopeFeatures = scopeRow(evidence[first]!, logits[first]!, second === undefined ? -Infinity : logits[second]!, abstainSim);
   const inScope = scopeProbability(params, scopeFeatures);
   return {

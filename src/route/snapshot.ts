@@ -101,23 +101,31 @@ async function load(file: string, options: SnapshotOptions, unchangedFrom: strin
       db.close();
       return undefined;
     }
-    const pause = loadPacer();
-    const model = await loadRouteModel(db, pause);
-    // Building the lexical index and each retriever takes milliseconds at scale: the event loop gets a turn between them.
-    await pause();
-    const lexical = lexicalIndex(model.lexical, model.skills.length);
-    const retrievers: Retriever[] = [];
-    for (const create of options.retrievers) {
-      await pause();
-      retrievers.push(create({ model, lexical }));
-    }
-    const snapshot: Snapshot = { model, lexical, retrievers, fusion: options.fusion ?? fusionFor(db, model.embedder), db };
+    const snapshot = await snapshotOf(db, options);
     check?.(snapshot);
     return { snapshot, stamp, users: 0, retired: false };
   } catch (error) {
     db.close();
     throw asIndexError(error, file);
   }
+}
+
+/**
+ * Everything routing needs from an index as `db` reads it now (the caller holds the transaction that pins it). The load
+ * yields to the event loop as it goes.
+ */
+export async function snapshotOf(db: IndexDatabase, options: SnapshotOptions): Promise<Snapshot> {
+  const pause = loadPacer();
+  const model = await loadRouteModel(db, pause);
+  // Building the lexical index and each retriever takes milliseconds at scale: the event loop gets a turn between them.
+  await pause();
+  const lexical = lexicalIndex(model.lexical, model.skills.length);
+  const retrievers: Retriever[] = [];
+  for (const create of options.retrievers) {
+    await pause();
+    retrievers.push(create({ model, lexical }));
+  }
+  return { model, lexical, retrievers, fusion: options.fusion ?? fusionFor(db, model.embedder), db };
 }
 
 function retire(held: Held): void {

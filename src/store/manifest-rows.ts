@@ -8,6 +8,11 @@ export function upsertManifest(db: IndexDatabase, skillId: string, contentHash: 
   ).run(skillId, stored.source, stored.version, contentHash, JSON.stringify(stored.manifest));
 }
 
+/** Replaces a stored manifest's content, its source and version kept. */
+export function replaceManifest(db: IndexDatabase, skillId: string, manifest: Manifest): void {
+  db.prepare("UPDATE manifests SET manifest = ? WHERE skill_id = ?").run(JSON.stringify(manifest), skillId);
+}
+
 /** Every stored manifest by skill id. */
 export function readManifests(db: IndexDatabase): Map<string, StoredManifest> {
   const rows = db.prepare("SELECT skill_id AS skillId, source, version, manifest FROM manifests").all() as { skillId: string; source: ManifestSource; version: string; manifest: string }[];

@@ -54,6 +54,13 @@ export function skillVectorReader(db: IndexDatabase): (skillIds: string[]) => Ma
   return (skillIds) => new Map((select.all(JSON.stringify(skillIds)) as { skillId: string; vectors: Buffer }[]).map((row) => [row.skillId, floatsOf(row.vectors)]));
 }
 
+/** One skill's texts with their vectors, in order (a calibration holds one of them out). */
+export function readSkillTexts(db: IndexDatabase, skillId: string, dimension: number): EmbeddedText[] {
+  const texts = db.prepare("SELECT kind, text FROM texts WHERE skill_id = ? ORDER BY id").all(skillId) as SkillText[];
+  const vectors = skillVectorReader(db)([skillId]).get(skillId) ?? new Float32Array(0);
+  return texts.map((text, position) => ({ ...text, vector: vectors.slice(position * dimension, (position + 1) * dimension) }));
+}
+
 /** A reader of one skill's text strings, in the order of its vectors (routing reads only the shown candidates'). */
 export function skillTextStrings(db: IndexDatabase): (skillId: string) => string[] {
   const select = db.prepare("SELECT text FROM texts WHERE skill_id = ? ORDER BY id").pluck();

@@ -1,0 +1,104 @@
+import type { QueryEncoder } from "../models/query-encoder.js";
+import type { IndexDatabase } from "../store/database.js";
+import { readMeta } from "../store/index-meta.js";
+import { readManifests, replaceManifest } from "../store/manifest-rows.js";
+import { listSkills } from "../store/skill-rows.js";
+import { readSkillTexts, replaceSkillTexts } from "../store/vectors.js";
+import { routableQuery } from "../contract/limits.js";
+import { buildRoutingData } from "../route/build-routing-data.js";
+import { embedderReads } from "../route/embedder-coverage.js";
+import { rankingLogit, shares, type FusionParams } from "../route/fusion.js";
+import { prepareQuery } from "../route/query.js";
+import { DEFAULT_CANDIDATES, DEFAULT_RETRIEVERS, scoredCandidates } from "../route/router.js";
+import { snapshotOf } from "../route/snapshot.js";
+import { evenSpread } from "./even-spread.js";
+
+// Held-out requests: enough for a stable scale, few enough to cost seconds at index time.
+const MAX_PROBES = 300;
+// Fewer than this and the scale says more about the sample than about the index.
+const MIN_PROBES = 20;
+// A skill lends one of its requests only when two stay: its own evidence must not vanish with the one held out.
+const MIN_QUERIES = 3;
+// Scales tried, 0.3 to 1: above 1 would make shares sharper than the defaults were fitted to be.
+const SCALES = Array.from({ length: 15 }, (_, index) => 0.3 + index * 0.05);
+
+export interface ShareScaleMeasure {
+  scale: number;
+  /** Held-out requests routed. */
+  samples: number;
+  /** The share of them whose own skill ranked first. */
+  rankedFirst: number;
+}
+
+interface Probe {
+  skillId: string;
+  skill: string;
+  /** The held-out request, as the skill's manifest holds it. */
+  query: string;
+}
+
+/**
+ * How sharp the ranking's shares should be on this index under `params`, with no labels: one request of each of an
+ * even spread of skills is held out (its text, vector and manifest entry removed and the routing data built again,
+ * inside a savepoint) and routed, and the scale whose shares give their own skills the highest likelihood is the
+ * answer. The savepoint is rolled back, so the index is left as it was. Undefined when too few skills can lend one.
+ */
+export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder, params: FusionParams, onProgress?: (done: number, total: number) => void): Promise<ShareScaleMeasure | undefined> {
+  const probes = heldOutProbes(db);
+  if (probes.length < MIN_PROBES) return undefined;
+  db.exec("SAVEPOINT held_out");
+  try {
+    const dimension = readMeta(db).dimension ?? 0;
+    const manifests = readManifests(db);
+    for (const probe of probes) {
+      const held = probe.query.toLowerCase();
+      replaceSkillTexts(
+        db,
+        probe.skillId,
+        readSkillTexts(db, probe.skillId, dimension).filter((text) => text.kind !== "query" || text.text.toLowerCase() !== held),
+      );
+      const manifest = manifests.get(probe.skillId)!.manifest;
+      replaceManifest(db, probe.skillId, { ...manifest, queries: manifest.queries.filter((query) => query.toLowerCase() !== held) });
+    }
+    buildRoutingData(db);
+    const snapshot = await snapshotOf(db, { retrievers: DEFAULT_RETRIEVERS, fusion: params });
+    const groups: RankedProbe[] = [];
+    for (const [done, probe] of probes.entries()) {
+      const scored = scoredCandidates(snapshot, await prepareQuery(encoder, routableQuery(probe.query), undefined), DEFAULT_CANDIDATES, {});
+      const logits = scored.features.slice(0, scored.choices).map((row) => rankingLogit(params, row));
+      groups.push({ logits, right: scored.names.slice(0, scored.choices).indexOf(probe.skill) });
+      onProgress?.(done + 1, probes.length);
+    }
+    return { scale: likeliestScale(groups), samples: groups.length, rankedFirst: groups.filter((group) => group.right === 0).length / groups.length };
+  } finally {
+    db.exec("ROLLBACK TO held_out; RELEASE held_out");
+  }
+}
+
+/** The middle request of each of an even spread of skills with enough of them, in scripts the embedder reads (dense signals decide shares there). */
+function heldOutProbes(db: IndexDatabase): Probe[] {
+  const manifests = readManifests(db);
+  const all = listSkills(db).flatMap((skill) => {
+    const queries = manifests.get(skill.id)?.manifest.queries ?? [];
+    const query = queries[Math.floor(queries.length / 2)];
+    return queries.length >= MIN_QUERIES && query !== undefined && embedderReads(query) ? [{ skillId: skill.id, skill: skill.name, query }] : [];
+  });
+  return evenSpread(all, MAX_PROBES);
+}
+
+interface RankedProbe {
+  logits: number[];
+  /** Where the held-out request's own skill ranked (-1: not among the candidates, whatever the scale). */
+  right: number;
+}
+
+/** The scale with the highest mean log-share of each probe's own skill (ties go to the larger, nearer the defaults). */
+function likeliestScale(groups: RankedProbe[]): number {
+  const ranked = groups.filter((group) => group.right >= 0);
+  let best = { scale: 1, likelihood: -Infinity };
+  for (const scale of SCALES) {
+    const likelihood = ranked.reduce((sum, group) => sum + Math.log(shares(group.logits.map((logit) => logit * scale))[group.right]!), 0);
+    if (likelihood >= best.likelihood) best = { scale: Math.round(scale * 100) / 100, likelihood };
+  }
+  return best.scale;
+}
