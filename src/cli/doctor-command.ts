@@ -1,3 +1,5 @@
+import type { EvidenceFloor } from "../route/evidence-floor.js";
+import type { ShareScale } from "../route/share-scale.js";
 import { existsSync } from "node:fs";
 import { Command } from "commander";
 import type { SettingSource } from "../config/load-settings.js";
@@ -23,6 +25,8 @@ interface IndexReport {
   dimension?: number | null;
   /** Whether `router index` wrote the routing data in the format this release reads. */
   routingDataCurrent?: boolean;
+  /** What routing runs on: the shipped defaults with what `router index` measured on this index, or `router fit`'s parameters. */
+  calibration?: { parameters: "defaults" | "fitted"; evidenceFloor: EvidenceFloor | null; shareScale: ShareScale | null };
   error?: { code: string; message: string };
 }
 
@@ -118,6 +122,9 @@ async function readIndex(path: string): Promise<IndexReport> {
   try {
     const { openIndexForRead } = await import("../store/database.js");
     const { hasCurrentRoutingData } = await import("../route/build-routing-data.js");
+    const { readFusionParams } = await import("../route/fusion-params.js");
+    const { readEvidenceFloor } = await import("../route/evidence-floor.js");
+    const { readShareScale } = await import("../route/share-scale.js");
     const db = openIndexForRead(path);
     try {
       const meta = readMeta(db);
@@ -131,6 +138,11 @@ async function readIndex(path: string): Promise<IndexReport> {
         embedder: meta.embedder ?? null,
         dimension: meta.dimension ?? null,
         routingDataCurrent: hasCurrentRoutingData(db),
+        calibration: {
+          parameters: readFusionParams(db)?.embedder === meta.embedder ? "fitted" : "defaults",
+          evidenceFloor: readEvidenceFloor(db) ?? null,
+          shareScale: readShareScale(db) ?? null,
+        },
       };
     } finally {
       db.close();
@@ -165,11 +177,26 @@ function formatReport(report: DoctorReport): string {
       `  texts      ${index.texts}`,
       `  vectors    ${index.vectors}`,
       `  embedder   ${index.embedder ?? "none"}${index.dimension ? ` (${index.dimension}-d)` : ""}`,
+      ...(index.calibration ? calibrationLines(index.calibration) : []),
     );
   if (report.warnings.length > 0) lines.push("", "Warnings", ...report.warnings.map((warning) => `  - ${warning}`));
   if (report.problems.length > 0) lines.push("", "Problems", ...report.problems.map((problem) => `  - ${problem}`));
   lines.push("", `Status: ${report.status}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** What routing runs on, and what `router index` measured of this index with no labels. */
+function calibrationLines({ parameters, evidenceFloor, shareScale }: NonNullable<IndexReport["calibration"]>): string[] {
+  const floor = evidenceFloor
+    ? `BM25 ${evidenceFloor.bm25.toFixed(2)}, dense ${evidenceFloor.q2qMax.toFixed(2)} (measured on ${evidenceFloor.samples} requests whose skill was left out)${parameters === "fitted" ? "; `router fit`'s parameters keep only the dense one" : ""}`
+    : "not measured (an index of fewer than 10 skills)";
+  const shares =
+    parameters === "fitted"
+      ? "as `router fit` calibrated them"
+      : shareScale
+        ? `scale ${shareScale.scale.toFixed(2)} (${Math.round(shareScale.rankedFirst * 100)}% of ${shareScale.samples} requests held out of their skills ranked their own first)`
+        : "as the defaults give them (fewer than 20 skills with requests to hold out)";
+  return [`  routing    ${parameters === "fitted" ? "parameters fitted by `router fit`" : "the shipped defaults (`router fit` not run)"}`, `  floor      ${floor}`, `  shares     ${shares}`];
 }
 
 function formatConfig(config: ConfigReport): string[] {

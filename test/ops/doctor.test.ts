@@ -1,6 +1,9 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
+import { writeEvidenceFloor } from "../../src/route/evidence-floor.js";
+import { writeShareScale } from "../../src/route/share-scale.js";
+import { openIndexForWrite } from "../../src/store/database.js";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, writeFile } from "../helpers/fixtures.js";
 import { markRoutingDataOlder } from "../helpers/older-routing-data.js";
@@ -63,6 +66,23 @@ describe("router doctor", () => {
     expect(problems()).toContainEqual(expect.stringMatching(/routing data was written by an older skill-router: run `router index` again/));
     await runIndex({ paths: [root], db });
     expect(problems()).toEqual([]);
+  });
+
+  it("shows what routing runs on: the defaults, the evidence floor and the share scale `router index` measured", async () => {
+    const { db } = await indexSkillSet(tempDir());
+    const doctor = () => runCli(["doctor"], { env: { ROUTER_DB: db } }).stdout;
+    expect(doctor()).toMatch(/^ {2}routing {4}the shipped defaults \(`router fit` not run\)$/m);
+    // The test set's few skills are too few to measure either.
+    expect(doctor()).toMatch(/^ {2}floor {6}not measured \(an index of fewer than 10 skills\)$/m);
+    expect(doctor()).toMatch(/^ {2}shares {5}as the defaults give them/m);
+    const writer = openIndexForWrite(db);
+    writeEvidenceFloor(writer, { bm25: 0.41, q2qMax: 0.67, samples: 30, indexVersion: 1 });
+    writeShareScale(writer, { scale: 0.85, samples: 40, rankedFirst: 0.7, indexVersion: 1 });
+    writer.close();
+    expect(doctor()).toMatch(/^ {2}floor {6}BM25 0\.41, dense 0\.67 \(measured on 30 requests whose skill was left out\)$/m);
+    expect(doctor()).toMatch(/^ {2}shares {5}scale 0\.85 \(70% of 40 requests held out of their skills ranked their own first\)$/m);
+    const report = JSON.parse(runCli(["doctor", "--json"], { env: { ROUTER_DB: db } }).stdout);
+    expect(report.index.calibration).toMatchObject({ parameters: "defaults", evidenceFloor: { samples: 30 }, shareScale: { scale: 0.85 } });
   });
 
   it("lists every setting's flag and variable in `router serve --help`", () => {
