@@ -12,7 +12,7 @@ export function triggerDevTable(figures: TriggerDevFigures): string {
     `| ${label} | ${counts.positives} | ${percent(counts.top1, counts.positives)} | ${percent(counts.injectedRight, counts.positives)} | ${counts.negatives} | ${percent(counts.negativesOwnSkill, counts.negatives)} | ${percent(counts.negativesAnySkill, counts.negatives)} |`;
   const { skills } = figures;
   return [
-    `${skills.indexed} skills indexed: ${skills.evalSkillsIndexed} of trigger-dev's ${skills.evalSkills} and ${skills.distractors} distractors (${skills.invalid} refused, ${skills.warnings} warnings); positives whose skill is missing: ${figures.positivesOfMissingSkills}; ROC AUC of in_scope, positives against near misses: ${figures.inScopeAuc.toFixed(3)}`,
+    `${skills.indexed} skills indexed: ${skills.evalSkillsIndexed} of trigger-dev's ${skills.evalSkills} and ${skills.distractors} distractors (${skills.invalid} refused, ${skills.warnings} warnings); positives whose skill is missing: ${figures.positivesOfMissingSkills}; ROC AUC of in_scope, positives against near misses: ${figures.inScopeAuc.toFixed(3)}; ECE of the best confidence, every case: ${figures.ece.toFixed(3)}; ${shareScaleText(figures.shareScale)}`,
     "",
     "| cases | positives | top-1 | right skill injected | near misses | routed to their own skill | routed to any skill |",
     "|---|---|---|---|---|---|---|",
@@ -21,6 +21,11 @@ export function triggerDevTable(figures: TriggerDevFigures): string {
     row("Chinese", figures.byScript.han),
     row("Korean", figures.byScript.hangul),
   ].join("\n");
+}
+
+function shareScaleText(measure: TriggerDevFigures["shareScale"]): string {
+  if (!measure) return "no share scale (too few skills lend a request)";
+  return `share scale ${measure.scale.toFixed(2)} (${percent(Math.round(measure.rankedFirst * measure.samples), measure.samples)} of ${measure.samples} requests held out of their skills ranked their own first)`;
 }
 
 /** The RESULTS.md section: what the table measures, the table, and how it was run. */

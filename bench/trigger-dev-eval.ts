@@ -1,3 +1,6 @@
+import type { ShareScaleMeasure } from "../src/calibrate/measure-share-scale.js";
+import { computeMetrics } from "../src/eval/metrics.js";
+import { scoredAnswer, type ScoredOutcome } from "../src/eval/run-cases.js";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { runIndex } from "../src/indexer/run-index.js";
@@ -77,6 +80,10 @@ export interface TriggerDevFigures {
   byScript: Record<Script, TriggerCounts>;
   /** ROC AUC of P(in scope) between positives and near misses (0.5 = no separation). */
   inScopeAuc: number;
+  /** Expected calibration error of the best candidate's confidence against "injecting it is right", over every case. */
+  ece: number;
+  /** The share scale `router index` measured on this index (none when too few skills could lend a request). */
+  shareScale: ShareScaleMeasure | undefined;
   /** Positives whose expected skill is not in the index (refused at indexing). */
   positivesOfMissingSkills: number;
 }
@@ -102,6 +109,7 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
     const all = emptyCounts();
     const byScript = { latin: emptyCounts(), han: emptyCounts(), hangul: emptyCounts() };
     const scores: { positive: boolean; inScope: number }[] = [];
+    const outcomes: ScoredOutcome[] = [];
     for (const item of cases) {
       const result = await router.route(routableQuery(item.query), { k: 3 });
       const injected = result.decision === "inject" ? result.selected[0] : undefined;
@@ -117,6 +125,7 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
         }
       }
       scores.push({ positive: item.expected !== null, inScope: result.in_scope });
+      outcomes.push({ expected: item.expected, ...scoredAnswer(result), latencyMs: 0 });
     }
     return {
       distractorSet: options.distractors.label,
@@ -131,6 +140,8 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
       all,
       byScript,
       inScopeAuc: rocAuc(scores),
+      ece: computeMetrics(outcomes).ece,
+      shareScale: summary.shareScale,
       positivesOfMissingSkills: cases.filter((item) => item.expected !== null && !known.has(item.expected)).length,
     };
   } finally {
