@@ -1,13 +1,13 @@
 import path from "node:path";
+import { measureShareScale } from "../src/calibrate/measure-share-scale.js";
 import { indexEvalSet } from "../src/eval/eval-index.js";
 import type { EvalCase, EvalSet } from "../src/eval/eval-set.js";
 import { computeMetrics, percentiles, type EvalMetrics } from "../src/eval/metrics.js";
 import { splitCases } from "../src/eval/split.js";
 import { createEmbedder } from "../src/models/create-embedder.js";
 import type { RerankerLoad } from "../src/models/embedder.js";
-import { readEvidenceFloor } from "../src/route/evidence-floor.js";
-import { measureShareScale } from "../src/calibrate/measure-share-scale.js";
 import { createQueryEncoder } from "../src/models/query-encoder.js";
+import { readEvidenceFloor } from "../src/route/evidence-floor.js";
 import { fitIndex } from "../src/fit/fit-index.js";
 import type { FusionParams } from "../src/route/fusion.js";
 import { openIndexForRead, openIndexForWrite } from "../src/store/database.js";

@@ -1,8 +1,8 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
 import type { ShareScaleMeasure } from "../src/calibrate/measure-share-scale.js";
 import { computeMetrics } from "../src/eval/metrics.js";
 import { scoredAnswer, type ScoredOutcome } from "../src/eval/run-cases.js";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import path from "node:path";
 import { runIndex } from "../src/indexer/run-index.js";
 import { createRouter } from "../src/route/router.js";
 import { routableQuery } from "../src/contract/limits.js";

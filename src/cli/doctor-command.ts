@@ -1,5 +1,3 @@
-import type { EvidenceFloor } from "../route/evidence-floor.js";
-import type { ShareScale } from "../route/share-scale.js";
 import { existsSync } from "node:fs";
 import { Command } from "commander";
 import type { SettingSource } from "../config/load-settings.js";
@@ -7,6 +5,8 @@ import { addSettingOptions, settingsFromOptions } from "../config/setting-option
 import { isLoopback, maskSecrets, SETTING_KEYS, type SettingKey, type Settings } from "../config/settings.js";
 import { isRouterError } from "../errors.js";
 import type { ModelDiagnosis } from "../models/diagnose-models.js";
+import type { EvidenceFloor } from "../route/evidence-floor.js";
+import type { ShareScale } from "../route/share-scale.js";
 import { DEFAULT_DB_PATH } from "../store/default-path.js";
 import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";

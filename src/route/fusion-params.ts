@@ -15,24 +15,16 @@ export const DEFAULT_FUSION = defaults as FusionParams;
 
 /**
  * The parameters for an index: what `router fit` stored, when fitted for the same embedder, else the defaults.
- * The evidence floor `router index` measured applies to the defaults; fitted thresholds learned from real
- * labels keep only its no-evidence rule (no lexical hit and a weak dense match), not the lexical floor.
+ * The defaults get what `router index` measured on this index: its evidence floor and its share scale. Fitted
+ * thresholds and shares, learned from real labels, keep only the floor's no-evidence rule (no lexical hit and a weak
+ * dense match), not the lexical floor.
  */
 export function fusionFor(db: IndexDatabase, embedder: string | null): FusionParams {
   const stored = readFusionParams(db);
   const floor = readEvidenceFloor(db);
   if (stored && stored.embedder === embedder) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0, bm25OtherScripts: 0 } } : stored;
-  return withIndexCalibration(DEFAULT_FUSION, db);
-}
-
-/**
- * Parameters fitted elsewhere (the defaults) with what `router index` measured on this index: its evidence floor and
- * its share scale. Parameters `router fit` learned from this index's own labels need neither.
- */
-export function withIndexCalibration(params: FusionParams, db: IndexDatabase): FusionParams {
-  const floor = readEvidenceFloor(db);
   const shareScale = readShareScale(db);
-  return { ...params, ...(floor ? { evidenceFloor: floor } : {}), ...(shareScale ? { shareScale: shareScale.scale } : {}) };
+  return { ...DEFAULT_FUSION, ...(floor ? { evidenceFloor: floor } : {}), ...(shareScale ? { shareScale: shareScale.scale } : {}) };
 }
 
 export function readFusionParams(db: IndexDatabase): FusionParams | undefined {
