@@ -1,5 +1,5 @@
 import type { IndexDatabase } from "../store/database.js";
-import { readMetaValue, writeMetaValue } from "../store/index-meta.js";
+import { deleteMetaValue, readMetaJson, writeMetaJson } from "../store/index-meta.js";
 
 const META_KEY = "evidence_floor";
 
@@ -24,15 +24,14 @@ export interface EvidenceFloor {
 }
 
 export function readEvidenceFloor(db: IndexDatabase): EvidenceFloor | undefined {
-  const value = readMetaValue(db, META_KEY);
-  return value === undefined ? undefined : (JSON.parse(value) as EvidenceFloor);
+  return readMetaJson<EvidenceFloor>(db, META_KEY);
 }
 
 export function writeEvidenceFloor(db: IndexDatabase, floor: EvidenceFloor): void {
-  writeMetaValue(db, META_KEY, JSON.stringify(floor));
+  writeMetaJson(db, META_KEY, floor);
 }
 
 /** An index too small to measure routes without a floor (a stale one would describe other skills). */
 export function clearEvidenceFloor(db: IndexDatabase): void {
-  db.prepare("DELETE FROM meta WHERE key = ?").run(META_KEY);
+  deleteMetaValue(db, META_KEY);
 }

@@ -1,5 +1,5 @@
 import type { IndexDatabase } from "../store/database.js";
-import { readMetaValue, writeMetaValue } from "../store/index-meta.js";
+import { deleteMetaValue, readMetaJson, writeMetaJson } from "../store/index-meta.js";
 
 const META_KEY = "share_scale";
 
@@ -20,15 +20,14 @@ export interface ShareScale {
 }
 
 export function readShareScale(db: IndexDatabase): ShareScale | undefined {
-  const value = readMetaValue(db, META_KEY);
-  return value === undefined ? undefined : (JSON.parse(value) as ShareScale);
+  return readMetaJson<ShareScale>(db, META_KEY);
 }
 
 export function writeShareScale(db: IndexDatabase, scale: ShareScale): void {
-  writeMetaValue(db, META_KEY, JSON.stringify(scale));
+  writeMetaJson(db, META_KEY, scale);
 }
 
 /** An index too small (or without requests to hold out) keeps the defaults' shares. */
 export function clearShareScale(db: IndexDatabase): void {
-  db.prepare("DELETE FROM meta WHERE key = ?").run(META_KEY);
+  deleteMetaValue(db, META_KEY);
 }

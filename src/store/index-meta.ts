@@ -48,6 +48,20 @@ export function writeMetaValue(db: IndexDatabase, key: string, value: string): v
   db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
 }
 
+/** A value stored as JSON (what `router index` or `router fit` measured), undefined when absent. */
+export function readMetaJson<T>(db: IndexDatabase, key: string): T | undefined {
+  const value = readMetaValue(db, key);
+  return value === undefined ? undefined : (JSON.parse(value) as T);
+}
+
+export function writeMetaJson(db: IndexDatabase, key: string, value: unknown): void {
+  writeMetaValue(db, key, JSON.stringify(value));
+}
+
+export function deleteMetaValue(db: IndexDatabase, key: string): void {
+  db.prepare("DELETE FROM meta WHERE key = ?").run(key);
+}
+
 /** Every indexed root, by position. */
 export function readRoots(db: IndexDatabase): IndexedRoot[] {
   return db.prepare("SELECT path, folder FROM roots ORDER BY position").all() as IndexedRoot[];
