@@ -31,10 +31,16 @@ export interface EvidenceCalibration {
 
 /**
  * Measures the evidence floor of an index with no labels: a sample of skills, each one's own synthetic query
- * routed with that skill left out, so whatever comes first is wrong by construction. Writes the floor into
- * the index and reports what the index now routes. Undefined for an index too small to measure.
+ * routed with that skill left out, so whatever comes first is wrong by construction. Stores the floor (`store`
+ * may write more in the same commit) and reports what the index now routes. Undefined for an index too small to measure.
  */
-export async function calibrateEvidence(file: string, db: IndexDatabase, encoder: QueryEncoder, onProgress?: (done: number, total: number) => void): Promise<EvidenceCalibration | undefined> {
+export async function calibrateEvidence(
+  file: string,
+  db: IndexDatabase,
+  encoder: QueryEncoder,
+  onProgress?: (done: number, total: number) => void,
+  store: (floor: EvidenceFloor) => void = (floor) => writeEvidenceFloor(db, floor),
+): Promise<EvidenceCalibration | undefined> {
   const probes = absentSkillProbes(db);
   if (probes.length === 0) return undefined;
   const router = await createRouter({ db: file, queryEncoder: encoder });
@@ -64,7 +70,7 @@ export async function calibrateEvidence(file: string, db: IndexDatabase, encoder
       indexVersion: readMeta(db).indexVersion,
       routerVersion: VERSION,
     };
-    writeEvidenceFloor(db, floor);
+    store(floor);
     await router.refresh();
     const absentRouted = await routedShare(router, probes, step);
     const everydayRouted = await routedShare(

@@ -5,7 +5,7 @@ import { expandManifests, expansionChain, manifestsToRenew, type ExpandOptions, 
 import type { StoredManifest } from "../expand/manifest.js";
 import { planEmbedder, type EmbedderPlan } from "../models/create-embedder.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
-import { clearEvidenceFloor, readEvidenceFloor } from "../route/evidence-floor.js";
+import { clearEvidenceFloor, readEvidenceFloor, writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.js";
 import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import { measureShareScale, type ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
 import { DEFAULT_FUSION } from "../route/fusion-params.js";
@@ -172,11 +172,18 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     } else if (options.recalibrate || floor?.indexVersion !== indexVersion || floor.routerVersion !== VERSION) {
       embedder ??= await embedderPlan!.create();
       const encoder = queryEncoderOver(embedder, CALIBRATION_CACHE);
-      calibration = await calibrateEvidence(options.db, db, encoder, (done, total) => options.onProgress?.({ stage: "calibrate", done, total }));
       // The scale applies to the defaults only (`router fit` calibrates its own shares on real labels), so it is measured with them.
-      shareScale = await measureShareScale(db, encoder, DEFAULT_FUSION, (done, total) => options.onProgress?.({ stage: "shares", done, total }));
-      if (shareScale) writeShareScale(db, { ...shareScale, indexVersion });
-      else clearShareScale(db);
+      const measured = await measureShareScale(db, encoder, DEFAULT_FUSION, (done, total) => options.onProgress?.({ stage: "shares", done, total }));
+      const storeShareScale = () => (measured ? writeShareScale(db, { ...measured, indexVersion }) : clearShareScale(db));
+      // Floor and scale go in one commit: a server watching the index reloads once for both.
+      const storeWithFloor = (floor: EvidenceFloor) =>
+        db.transaction(() => {
+          writeEvidenceFloor(db, floor);
+          storeShareScale();
+        })();
+      calibration = await calibrateEvidence(options.db, db, encoder, (done, total) => options.onProgress?.({ stage: "calibrate", done, total }), storeWithFloor);
+      if (!calibration) storeShareScale();
+      shareScale = measured;
     }
     return {
       db: options.db,
