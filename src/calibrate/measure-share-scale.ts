@@ -2,6 +2,7 @@ import type { QueryEncoder } from "../models/query-encoder.js";
 import type { IndexDatabase } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
 import { readManifests, replaceManifest } from "../store/manifest-rows.js";
+import type { StoredManifest } from "../store/records.js";
 import { listSkills } from "../store/skill-rows.js";
 import { readSkillTexts, replaceSkillTexts } from "../store/vectors.js";
 import { routableQuery } from "../contract/limits.js";
@@ -10,6 +11,7 @@ import { embedderReads } from "../route/embedder-coverage.js";
 import { rankingLogit, shares, type FusionParams } from "../route/fusion.js";
 import { prepareQuery } from "../route/query.js";
 import { DEFAULT_CANDIDATES, DEFAULT_RETRIEVERS, scoredCandidates } from "../route/router.js";
+import type { ShareScale } from "../route/share-scale.js";
 import { snapshotOf } from "../route/snapshot.js";
 import { evenSpread } from "./even-spread.js";
 
@@ -22,13 +24,8 @@ const MIN_QUERIES = 3;
 // Scales tried, 0.3 to 1: above 1 would make shares sharper than the defaults were fitted to be.
 const SCALES = Array.from({ length: 15 }, (_, index) => 0.3 + index * 0.05);
 
-export interface ShareScaleMeasure {
-  scale: number;
-  /** Held-out requests routed. */
-  samples: number;
-  /** The share of them whose own skill ranked first. */
-  rankedFirst: number;
-}
+/** What one measurement finds (the index stores it with the version it was measured on). */
+export type ShareScaleMeasure = Omit<ShareScale, "indexVersion">;
 
 interface Probe {
   skillId: string;
@@ -44,12 +41,12 @@ interface Probe {
  * answer. The savepoint is rolled back, so the index is left as it was. Undefined when too few skills can lend one.
  */
 export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder, params: FusionParams, onProgress?: (done: number, total: number) => void): Promise<ShareScaleMeasure | undefined> {
-  const probes = heldOutProbes(db);
+  const manifests = readManifests(db);
+  const probes = heldOutProbes(db, manifests);
   if (probes.length < MIN_PROBES) return undefined;
   db.exec("SAVEPOINT held_out");
   try {
     const dimension = readMeta(db).dimension ?? 0;
-    const manifests = readManifests(db);
     for (const probe of probes) {
       const held = probe.query.toLowerCase();
       replaceSkillTexts(
@@ -76,8 +73,7 @@ export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder
 }
 
 /** The middle request of each of an even spread of skills with enough of them, in scripts the embedder reads (dense signals decide shares there). */
-function heldOutProbes(db: IndexDatabase): Probe[] {
-  const manifests = readManifests(db);
+function heldOutProbes(db: IndexDatabase, manifests: Map<string, StoredManifest>): Probe[] {
   const all = listSkills(db).flatMap((skill) => {
     const queries = manifests.get(skill.id)?.manifest.queries ?? [];
     const query = queries[Math.floor(queries.length / 2)];
