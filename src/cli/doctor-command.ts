@@ -122,7 +122,7 @@ async function readIndex(path: string): Promise<IndexReport> {
   try {
     const { openIndexForRead } = await import("../store/database.js");
     const { hasCurrentRoutingData } = await import("../route/build-routing-data.js");
-    const { readFusionParams } = await import("../route/fusion-params.js");
+    const { fittedParams } = await import("../route/fusion-params.js");
     const { readEvidenceFloor } = await import("../route/evidence-floor.js");
     const { readShareScale } = await import("../route/share-scale.js");
     const db = openIndexForRead(path);
@@ -139,7 +139,7 @@ async function readIndex(path: string): Promise<IndexReport> {
         dimension: meta.dimension ?? null,
         routingDataCurrent: hasCurrentRoutingData(db),
         calibration: {
-          parameters: readFusionParams(db)?.embedder === meta.embedder ? "fitted" : "defaults",
+          parameters: fittedParams(db, meta.embedder ?? null) ? "fitted" : "defaults",
           evidenceFloor: readEvidenceFloor(db) ?? null,
           shareScale: readShareScale(db) ?? null,
         },

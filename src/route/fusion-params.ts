@@ -20,14 +20,20 @@ export const DEFAULT_FUSION = defaults as FusionParams;
  * dense match), not the lexical floor.
  */
 export function fusionFor(db: IndexDatabase, embedder: string | null): FusionParams {
-  const stored = readFusionParams(db);
+  const stored = fittedParams(db, embedder);
   const floor = readEvidenceFloor(db);
-  if (stored && stored.embedder === embedder) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0, bm25OtherScripts: 0 } } : stored;
+  if (stored) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0, bm25OtherScripts: 0 } } : stored;
   const shareScale = readShareScale(db);
   return { ...DEFAULT_FUSION, ...(floor ? { evidenceFloor: floor } : {}), ...(shareScale ? { shareScale: shareScale.scale } : {}) };
 }
 
-export function readFusionParams(db: IndexDatabase): FusionParams | undefined {
+/** What `router fit` stored for this embedder, if anything (parameters fitted for another one do not apply). */
+export function fittedParams(db: IndexDatabase, embedder: string | null): FusionParams | undefined {
+  const stored = readFusionParams(db);
+  return stored?.embedder === embedder ? stored : undefined;
+}
+
+function readFusionParams(db: IndexDatabase): FusionParams | undefined {
   const value = readMetaValue(db, META_KEY);
   return value === undefined ? undefined : (JSON.parse(value) as FusionParams);
 }
