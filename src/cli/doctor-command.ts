@@ -12,6 +12,7 @@ import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
 import { countTexts, countVectors } from "../store/vectors.js";
 import { EXIT } from "./exit-codes.js";
+import { heldOutEvidence } from "./held-out-evidence.js";
 import { modelsDirOption } from "./models-dir-option.js";
 
 interface IndexReport {
@@ -194,7 +195,7 @@ function calibrationLines({ parameters, evidenceFloor, shareScale }: NonNullable
     parameters === "fitted"
       ? "as `router fit` calibrated them"
       : shareScale
-        ? `scale ${shareScale.scale.toFixed(2)} (${Math.round(shareScale.rankedFirst * 100)}% of ${shareScale.samples} requests held out of their skills ranked their own first)`
+        ? `scale ${shareScale.scale.toFixed(2)} (${heldOutEvidence(shareScale)})`
         : "as the defaults give them (fewer than 20 skills with requests to hold out)";
   return [`  routing    ${parameters === "fitted" ? "parameters fitted by `router fit`" : "the shipped defaults (`router fit` not run)"}`, `  floor      ${floor}`, `  shares     ${shares}`];
 }

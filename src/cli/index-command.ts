@@ -4,6 +4,7 @@ import type { EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import type { ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
 import type { SkillProblem } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
+import { heldOutEvidence } from "./held-out-evidence.js";
 import { EXIT } from "./exit-codes.js";
 import { addLlmOptions, llmSettings, type LlmOptionValues } from "./llm-options.js";
 import { indexProgress } from "./index-progress.js";
@@ -102,9 +103,9 @@ function calibrationLines({ floor, absentRouted, everydayRouted }: EvidenceCalib
 }
 
 /** How far the index's confidences were flattened, and the evidence for it. */
-function shareScaleLine({ scale, samples, rankedFirst }: ShareScaleMeasure): string {
-  const verdict = scale < 1 ? `confidences flattened (scale ${scale.toFixed(2)}): this index's skills are harder to tell apart than the defaults assume` : "confidences as the defaults give them";
-  return `  shares     ${Math.round(rankedFirst * 100)}% of ${samples} requests held out of their skills ranked their own first; ${verdict}`;
+function shareScaleLine(measure: ShareScaleMeasure): string {
+  const verdict = measure.scale < 1 ? `confidences flattened (scale ${measure.scale.toFixed(2)}): this index's skills are harder to tell apart than the defaults assume` : "confidences as the defaults give them";
+  return `  shares     ${heldOutEvidence(measure)}; ${verdict}`;
 }
 
 function problemLines(problems: SkillProblem[]): string[] {
