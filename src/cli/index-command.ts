@@ -104,7 +104,8 @@ function calibrationLines({ floor, absentRouted, everydayRouted }: EvidenceCalib
 
 /** How far the index's confidences were flattened, and the evidence for it. */
 function shareScaleLine(measure: ShareScaleMeasure): string {
-  const verdict = measure.scale < 1 ? `confidences flattened (scale ${measure.scale.toFixed(2)}): this index's skills are harder to tell apart than the defaults assume` : "confidences as the defaults give them";
+  const verdict =
+    measure.scale < 1 ? `confidences flattened (scale ${measure.scale.toFixed(2)}): this index's skills are harder to tell apart than the defaults assume` : "confidences as the defaults give them";
   return `  shares     ${heldOutEvidence(measure)}; ${verdict}`;
 }
 
