@@ -6,7 +6,7 @@ import { baseForm, cjkCharacters, contentWords, isContentWord, textWords, unique
 import { toolParameters, type ToolParameter } from "./tool-parameters.js";
 
 /** Stored in the index: a new version makes the next `router index` expand every skill again. */
-export const HEURISTIC_VERSION = "3";
+export const HEURISTIC_VERSION = "4";
 
 const MAX_QUERIES = 20;
 const MAX_KEYWORDS = 20;
@@ -15,26 +15,34 @@ const MAX_NEGATIVES = 10;
 const MAX_PHRASE_WORDS = 6;
 const MAX_QUERY_WORDS = 30;
 
+/** Any of the cues, then the clause after it (captured). */
+function cuePattern(cues: string[]): RegExp {
+  return new RegExp(`(?:${cues.join("|")})${String.raw`[:：\s-]*(.+)`}`, "i");
+}
+
 // What skill authors write before the situations a skill is for, in the languages real skills use.
-const USE_WHEN = new RegExp(
-  `(?:${[
-    String.raw`\b(?:use (?:this |it |the )?(?:skill |tool )?(?:when(?:ever)?|for|if|to|after|before|during)|when to use(?: this skill| it)?|use it when|triggers? (?:when|on|for)|trigger phrases?|invoke (?:when|for)|activate (?:when|for|on)|useful (?:when|for)|applies (?:when|to))\b`,
-    String.raw`\b(?:usar|úsal[oa]|utiliza(?:r)?|úsese) (?:cuando|para)\b`,
-    "(?:适用于|适用场景|使用场景|触发词|触发条件|何时使用|用于)",
-  ].join("|")})${String.raw`[:：\s-]*(.+)`}`,
-  "i",
-);
+const USE_WHEN = cuePattern([
+  String.raw`\b(?:use (?:this |it |the )?(?:skill |tool )?(?:when(?:ever)?|for|if|to|after|before|during)|when to use(?: this skill| it)?|use it when|triggers? (?:when|on|for)|trigger phrases?|invoke (?:when|for)|activate (?:when|for|on)|useful (?:when|for)|applies (?:when|to))\b`,
+  String.raw`\b(?:usar|úsal[oa]|utiliza(?:r)?|úsese) (?:cuando|para)\b`,
+  "(?:适用于|适用场景|使用场景|触发词|触发条件|何时使用|用于)",
+]);
+// In the body only a trigger that names the skill counts: "use it for" or "useful for" there is about a tool or a step.
+const BODY_USE_WHEN = cuePattern([
+  String.raw`\b(?:use this skill (?:when(?:ever)?|for|if|to)|when to use this skill|this skill (?:is for|applies (?:when|to))|triggers? (?:when|on|for)|trigger phrases?|(?:invoke|activate) this skill (?:when|for|on))\b`,
+  String.raw`\b(?:usa|usar|utiliza) (?:esta|este) (?:skill|habilidad) (?:cuando|para)\b`,
+  "(?:适用于|适用场景|使用场景|触发词|触发条件|何时使用)",
+]);
 // ... and before what it is not for.
-const NOT_FOR = new RegExp(
-  `(?:${[
-    String.raw`\b(?:do not use|don't use|not for|not intended for|not meant for|not recommended for|not needed for|not required for|never use|avoid using|should not be used|isn't for|is not for|not suitable for|out of scope)\b(?: (?:this|it|the) (?:skill|tool))?(?: (?:for|when|if|to))?`,
-    String.raw`\b(?:no usar|no utilizar|no lo uses|no la uses|no es para)\b(?: (?:para|cuando))?`,
-    // "不要求" is "does not require", not an exclusion.
-    "(?:不要用于|不要(?!求)|不适用于?|不用于|请勿用于|请勿|勿用于|不应用于|사용하지 마)",
-  ].join("|")})${String.raw`[:：\s-]*(.+)`}`,
-  "i",
-);
-const USE_WHEN_HEADING = /\b(?:when to use|use (?:this skill |this |it )?(?:when|for|if)|triggers?|trigger phrases|use cases|cuándo usar)\b|使用场景|适用场景|何时使用|触发/i;
+const NOT_FOR = cuePattern([
+  String.raw`\b(?:do not use|don't use|not for|not intended for|not meant for|not recommended for|not needed for|not required for|never use|avoid using|should not be used|isn't for|is not for|not suitable for|out of scope)\b(?: (?:this|it|the) (?:skill|tool))?(?: (?:for|when|if|to))?`,
+  String.raw`\b(?:no usar|no utilizar|no lo uses|no la uses|no es para)\b(?: (?:para|cuando))?`,
+  // "不要求" is "does not require", not an exclusion.
+  "(?:不要用于|不要(?!求)|不适用于?|不用于|请勿用于|请勿|勿用于|不应用于|사용하지 마)",
+]);
+// A section on when to use the skill starts with the trigger words ("When to Use", "Trigger Phrases", "Common Use
+// Cases"); "Step 1: Generate trigger eval queries" or "Retraining Triggers" name a topic, and their items are no requests.
+const USE_WHEN_HEADING =
+  /^[^\p{L}]*(?:when to use|use (?:this skill |this |it )?(?:when|for|if)|(?:natural language )?triggers?\b|trigger (?:phrases|terms|words|conditions)|(?:common |example |typical )?use cases|cuándo usar)|使用场景|适用场景|何时使用|触发/iu;
 const NOT_FOR_HEADING = /\b(?:when not to use|do not use|don't use|not for|avoid|anti-?patterns?|when to avoid|limitations|non-?goals|out of scope|no usar)\b|不要(?!求)|不适用|不用于/i;
 // Headings every skill has: they name a part of the document, not something a user asks for.
 const GENERIC_HEADING =
@@ -55,7 +63,8 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
   const negativeSentences = sentences.filter((sentence) => NOT_FOR.test(sentence) && !USE_WHEN.test(sentence.split(NOT_FOR)[0] ?? ""));
   const positiveSentences = sentences.filter((sentence) => !negativeSentences.includes(sentence));
   const bodySentences = sections.flatMap((section) => section.items.flatMap(splitSentences));
-  const useWhen = uniqueTexts([...[...positiveSentences, ...bodySentences].flatMap((sentence) => clauseAfter(USE_WHEN, sentence)), ...sectionItems(sections, USE_WHEN_HEADING, NOT_FOR_HEADING)]);
+  const bodyTriggers = bodySentences.filter((sentence) => !opensOrClosesQuote(sentence)).flatMap((sentence) => clauseAfter(BODY_USE_WHEN, sentence));
+  const useWhen = uniqueTexts([...positiveSentences.flatMap((sentence) => clauseAfter(USE_WHEN, sentence)), ...bodyTriggers, ...sectionItems(sections, USE_WHEN_HEADING, NOT_FOR_HEADING)]);
   const notFor = uniqueTexts([...[...negativeSentences, ...bodySentences].flatMap((sentence) => clauseAfter(NOT_FOR, sentence)), ...sectionItems(sections, NOT_FOR_HEADING)]);
   const quoted = quotedPhrases([subject.description, ...useWhen].join("\n")).filter((phrase) => !notFor.some((negative) => negative.includes(phrase)));
   const headings = topicHeadings(sections, subject.name);
@@ -89,11 +98,20 @@ function isQueryLike(item: string): boolean {
   return contentWords(item).length >= 2 || cjkCharacters(item) >= 4;
 }
 
+const QUOTE_BEFORE = /["“'‘`]$/;
+
+/** A sentence with an odd number of double quotes is part of a quotation (an example description), not the author's words. */
+function opensOrClosesQuote(sentence: string): boolean {
+  return (sentence.match(/["“”]/g)?.length ?? 0) % 2 === 1;
+}
+
 /** The clause after a trigger ("Use when X" -> X), split into its list items when it is a list. */
 function clauseAfter(pattern: RegExp, sentence: string): string[] {
   const match = pattern.exec(sentence);
+  // A quoted trigger ('All "when to use" info goes here') is mentioned, not used.
+  if (match && QUOTE_BEFORE.test(sentence.slice(0, match.index))) return [];
   // "不用于 X" holds "用于 X": an exclusion that starts first is never a trigger.
-  if (pattern === USE_WHEN && match && (NOT_FOR.exec(sentence)?.index ?? Infinity) <= match.index) return [];
+  if (pattern !== NOT_FOR && match && (NOT_FOR.exec(sentence)?.index ?? Infinity) <= match.index) return [];
   const clause = match?.[1]?.trim().replace(/^(?:the user|you|a user)\s+(?:asks?|wants?|needs?)\s+(?:to\s+)?/i, "");
   if (!clause) return [];
   // A negative clause inside a positive sentence ("use for X, not for Y") belongs to the negatives only.

@@ -63,6 +63,25 @@ describe("heuristic expander", () => {
     expect(manifest.queries.join("\n")).not.toMatch(/liveness/);
   });
 
+  // Shaped on Anthropic's skill-creator, whose body teaches how to write other skills' triggers.
+  it("takes body triggers only where they name this skill, not from examples, quotations or topic headings", () => {
+    const manifest = heuristicManifest({
+      ...k8sDebug,
+      name: "skill-author",
+      description: "Create new skills and measure how well they trigger.",
+      body: [
+        "## Interview",
+        "Check available MCPs - if useful for research (searching docs, finding similar skills), research in parallel.",
+        "Use this skill when a team wants to package its review checklist as a skill.",
+        '- **description**: All "when to use" info goes here, not in the body. Instead of "How to build a dashboard.", write "How to build a dashboard. Make sure to use this skill whenever the user mentions dashboards or metrics."',
+        "### Step 1: Generate trigger eval queries",
+        'Bad: `"Format this data"`, `"Extract text from PDF"`',
+      ].join("\n"),
+    });
+    expect(manifest.queries).toContain("a team wants to package its review checklist as a skill");
+    expect(manifest.queries.join("\n")).not.toMatch(/research|info goes here|dashboards|Format this data|Extract text/);
+  });
+
   it("reads triggers and exclusions in Chinese and Spanish, and never turns an exclusion into a query", () => {
     const manifest = heuristicManifest({
       ...k8sDebug,
