@@ -3,6 +3,7 @@ import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K } from "../contract/limits.js";
 import type { RankedSkill, RouteResult } from "../contract/route.js";
 import { dbOption } from "./db-option.js";
 import { parseShare } from "./number-arguments.js";
+import { matchedTerms } from "../contract/matched-terms.js";
 
 interface RouteCommandOptions {
   db: string;
@@ -77,7 +78,7 @@ export function formatResult(result: RouteResult): string {
 
 function describe(skill: RankedSkill): string {
   const parts = [`${skill.name} ${skill.confidence.toFixed(2)}`];
-  const matched = [...skill.matched.keywords, ...skill.matched.phrases];
+  const matched = matchedTerms(skill);
   if (matched.length > 0) parts.push(`matched: ${matched.slice(0, 5).join(", ")}`);
   if (skill.nearest_query) parts.push(`like: "${truncate(skill.nearest_query, 60)}"`);
   if (skill.negative) parts.push(`but near: "${truncate(skill.negative, 40)}"`);

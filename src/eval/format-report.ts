@@ -3,6 +3,7 @@ import type { EvalReport } from "./evaluate-file.js";
 import type { Failure } from "./failures.js";
 import type { GateResult } from "./gates.js";
 import { triggerAccuracy } from "./trigger-view.js";
+import { matchedTerms } from "../contract/matched-terms.js";
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -71,7 +72,7 @@ function describeCandidate(candidate: RankedSkill): string {
     `${candidate.name} ${candidate.confidence.toFixed(2)}`,
     `q2q ${signals.q2q_max.toFixed(2)} q2d ${signals.q2d.toFixed(2)} bm25 ${signals.bm25.toFixed(2)} kw ${signals.keyword_hits} ph ${signals.phrase_hits}${signals.negative > 0 ? ` neg ${signals.negative.toFixed(2)}` : ""}${signals.rerank !== undefined ? ` rerank ${signals.rerank.toFixed(2)}` : ""}`,
   ];
-  const matched = [...candidate.matched.keywords, ...candidate.matched.phrases];
+  const matched = matchedTerms(candidate);
   if (matched.length > 0) parts.push(`matched: ${matched.slice(0, 5).join(", ")}`);
   if (candidate.nearest_query) parts.push(`like: "${truncate(candidate.nearest_query, 60)}"`);
   return parts.join("  ");

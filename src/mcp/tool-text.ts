@@ -1,5 +1,6 @@
 import type { RankedSkill, RouteResult } from "../contract/route.js";
 import type { SkillDetail } from "../contract/skills.js";
+import { matchedTerms } from "../contract/matched-terms.js";
 
 // The text MCP clients hand the model: short lines that say what to do next and why.
 
@@ -22,7 +23,7 @@ export function findSkillText(result: RouteResult): string {
 
 function rankedLine(skill: RankedSkill): string {
   const parts = [`${skill.name} [${skill.kind}] confidence ${skill.confidence.toFixed(2)}: ${skill.description}`];
-  const matched = [...skill.matched.keywords, ...skill.matched.phrases];
+  const matched = matchedTerms(skill);
   if (matched.length > 0) parts.push(`matched: ${matched.join(", ")}`);
   if (skill.nearest_query) parts.push(`like: "${skill.nearest_query}"`);
   if (skill.negative) parts.push(`but close to a request it is not for: "${skill.negative}"`);

@@ -67,6 +67,17 @@ describe("router CLI", () => {
     expect(runCli(["route", "debug my pod", "--skills", "ghost", "--db", db]).stderr).toContain("error [UNKNOWN_SKILLS]: Not in the index: ghost");
   });
 
+  it("names each matched term once, though a quoted word is both a keyword and a phrase", () => {
+    const root = tempDir();
+    const db = path.join(tempDir(), "r.db");
+    writeAgentSkill(root, "pydeseq2", { description: 'Differential expression of RNA-seq counts in Python. Use when users mention "DESeq2".', body: "# PyDESeq2\n" });
+    expect(runCli(["index", root, "--db", db]).status).toBe(0);
+    const routed = runCli(["route", "volcano plot of my DESeq2 results", "--db", db]);
+    const json = JSON.parse(runCli(["route", "volcano plot of my DESeq2 results", "--db", db, "--json"]).stdout);
+    expect(json.skills[0].matched).toEqual({ keywords: ["deseq2"], phrases: ["deseq2"] });
+    expect(routed.stdout).toContain("matched: deseq2  like:");
+  });
+
   it("explains a missing or damaged index", () => {
     const dir = tempDir();
     const missing = runCli(["skills", "--db", path.join(dir, "none.db")]);

@@ -231,7 +231,8 @@ function renderSkill(skill, index, isSelected, scale) {
   item.append(signals);
 
   const matched = skill.matched || {};
-  const matchedWords = [].concat(...Object.values(matched).filter(Array.isArray));
+  // A quoted word is often both a keyword and a phrase: shown once.
+  const matchedWords = [...new Set([].concat(...Object.values(matched).filter(Array.isArray)))];
   if (matchedWords.length > 0) {
     const line = el("p", "evidence matched");
     line.append(el("span", "label", "matched "));
