@@ -71,7 +71,9 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
 
   const descriptionPieces = positiveSentences.flatMap((sentence) => {
     const plain = sentence.replace(USE_WHEN, "").trim();
-    return plain === "" ? [] : [plain, ...splitList(plain).filter((item) => item !== plain && isQueryLike(item))];
+    // What comes before a cue ("Claude should", "You MUST") is a request only if it says something.
+    if (plain === "" || (plain !== sentence.trim() && !isQueryLike(plain))) return [];
+    return [plain, ...splitList(plain).filter((item) => item !== plain && isQueryLike(item))];
   });
   const queries = uniqueTexts([...quoted, ...useWhen.flatMap((clause) => [clause, ...splitList(clause).filter(isQueryLike)]), ...descriptionPieces.map(asRequest), humanName])
     .filter((query) => query.split(/\s+/).length <= MAX_QUERY_WORDS)

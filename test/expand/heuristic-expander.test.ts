@@ -79,6 +79,8 @@ describe("heuristic expander", () => {
       ].join("\n"),
     });
     expect(manifest.queries).toContain("a team wants to package its review checklist as a skill");
+    // The words before a cue are no request.
+    expect(heuristicManifest({ ...k8sDebug, description: "Claude should use this skill whenever a pod keeps restarting.", body: "" }).queries).toEqual(["a pod keeps restarting", "k8s debug"]);
     expect(manifest.queries.join("\n")).not.toMatch(/research|info goes here|dashboards|Format this data|Extract text/);
   });
 
