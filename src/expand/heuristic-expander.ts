@@ -75,7 +75,7 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
     if (plain === "" || (plain !== sentence.trim() && !isQueryLike(plain))) return [];
     return [plain, ...splitList(plain).filter((item) => item !== plain && isQueryLike(item))];
   });
-  const queries = uniqueTexts([...quoted, ...useWhen.flatMap((clause) => [clause, ...splitList(clause).filter(isQueryLike)]), ...descriptionPieces.map(asRequest), humanName])
+  const queries = uniqueTexts([...quoted, ...useWhen.flatMap((clause) => [clause, ...listItems(clause)]), ...descriptionPieces.map(asRequest), humanName])
     .filter((query) => query.split(/\s+/).length <= MAX_QUERY_WORDS)
     .slice(0, MAX_QUERIES);
 
@@ -93,6 +93,11 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
     negative_constraint: negatives.length > 0 ? `Not for: ${negatives.join("; ")}` : "",
     category: subject.metadata.metadata?.["category"] ?? subject.metadata.server ?? subject.kind,
   };
+}
+
+/** A clause's list items as requests; a clause that quotes its requests has them as quoted phrases already. */
+function listItems(clause: string): string[] {
+  return quotedPhrases(clause).length > 0 ? [] : splitList(clause).filter(isQueryLike);
 }
 
 /** A list item long enough to stand for a request on its own ("with kubectl" is not). */

@@ -29,13 +29,18 @@ function stripInlineMarkdown(text: string): string {
 export function splitList(clause: string): string[] {
   return clause
     .split(/\s*[,;，；、]\s*(?:(?:and|or)\s+)?|\s+[-–—]\s+|\s+(?:or|and\/or)\s+(?=[a-z]+ing\b|[a-z]+s?\s)/i)
-    .map((item) => item.trim())
+    .map(trimQuotes)
     .filter((item) => textWords(item) >= 2);
+}
+
+/** `'referral program,'` -> `referral program`: an item of a quoted list without the quotes and commas around it. */
+function trimQuotes(item: string): string {
+  return item.replace(/^[\s"'“”‘’]+|[\s"'“”‘’.,;:!?]+$/g, "");
 }
 
 /** Quoted phrases ('check Unraid', "read the logs"): skill authors quote the words users type. */
 export function quotedPhrases(text: string): string[] {
-  return [...text.matchAll(/(?:^|[\s(,:])["'“‘]([^"'“”‘’\n]{4,80})["'”’](?=[\s),.;:!?]|$)/g)].map((match) => match[1]!.trim());
+  return [...text.matchAll(/(?:^|[\s(,:])["'“‘]([^"'“”‘’\n]{4,80})["'”’](?=[\s),.;:!?]|$)/g)].map((match) => trimQuotes(match[1]!));
 }
 
 export interface MarkdownSection {

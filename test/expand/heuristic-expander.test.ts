@@ -96,6 +96,23 @@ describe("heuristic expander", () => {
     expect(manifest.queries.join("\n")).not.toMatch(/facturas|记账/);
   });
 
+  it("reads a quoted list's items without their quotes and commas", () => {
+    const { queries } = heuristicManifest({
+      ...k8sDebug,
+      name: "referral-program",
+      description: "Design referral programs. Use when they mention 'referral program,' 'refer a friend,' or when the user says \"write tests\", \"add tests for\".",
+      body: "",
+    });
+    expect(queries).toEqual([
+      "referral program",
+      "refer a friend",
+      "write tests",
+      "add tests for",
+      `they mention 'referral program,' 'refer a friend,' or when the user says "write tests", "add tests for"`,
+      "Design referral programs",
+    ]);
+  });
+
   it('reads "不要求" (does not require) as no exclusion', () => {
     const manifest = heuristicManifest({ ...k8sDebug, name: "disk-audit", description: "审计 Windows 系统盘的空间占用。不要求填写固定字段，默认只读。", body: "" });
     expect(manifest.negatives).toEqual([]);
