@@ -22,7 +22,7 @@ function cuePattern(cues: string[]): RegExp {
 
 // What skill authors write before the situations a skill is for, in the languages real skills use.
 const USE_WHEN = cuePattern([
-  String.raw`\b(?:use (?:this |it |the )?(?:skill |tool )?(?:when(?:ever)?|for|if|to|after|before|during)|when to use(?: this skill| it)?|use it when|triggers? (?:when|on|for)|trigger phrases?|invoke (?:when|for)|activate (?:when|for|on)|useful (?:when|for)|applies (?:when|to))\b`,
+  String.raw`\b(?:use (?:this |it |the )?(?:skill |tool )?(?:when(?:ever)?|for|if|to|after|before|during)|be used when(?:ever)?|when to use(?: this skill| it)?|use it when|triggers? (?:when|on|for)|trigger phrases?|invoke (?:when|for)|activate (?:when|for|on)|useful (?:when|for)|applies (?:when|to))\b`,
   String.raw`\b(?:usar|úsal[oa]|utiliza(?:r)?|úsese) (?:cuando|para)\b`,
   "(?:适用于|适用场景|使用场景|触发词|触发条件|何时使用|用于)",
 ]);
@@ -75,7 +75,7 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
     if (plain === "" || (plain !== sentence.trim() && !isQueryLike(plain))) return [];
     return [plain, ...splitList(plain).filter((item) => item !== plain && isQueryLike(item))];
   });
-  const queries = uniqueTexts([...quoted, ...useWhen.flatMap((clause) => [clause, ...listItems(clause)]), ...descriptionPieces.map(asRequest), humanName])
+  const queries = uniqueTexts([...quoted, ...useWhen.flatMap(clauseRequests), ...descriptionPieces.map(asRequest), humanName])
     .filter((query) => query.split(/\s+/).length <= MAX_QUERY_WORDS)
     .slice(0, MAX_QUERIES);
 
@@ -95,9 +95,11 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
   };
 }
 
-/** A clause's list items as requests; a clause that quotes its requests has them as quoted phrases already. */
-function listItems(clause: string): string[] {
-  return quotedPhrases(clause).length > 0 ? [] : splitList(clause).filter(isQueryLike);
+/** A clause and its list items as requests; one that quotes its requests has them as quoted phrases already. */
+function clauseRequests(clause: string): string[] {
+  if (quotedPhrases(clause).length === 0) return [clause, ...splitList(clause).filter(isQueryLike)];
+  // '"check pod logs", "restart a deployment"' says nothing beyond its quotes.
+  return /\p{L}/u.test(clause.replace(/["'“‘][^"'“”‘’\n]*["'”’]/g, "")) ? [clause] : [];
 }
 
 /** A list item long enough to stand for a request on its own ("with kubectl" is not). */

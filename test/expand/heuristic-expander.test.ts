@@ -79,6 +79,11 @@ describe("heuristic expander", () => {
       ].join("\n"),
     });
     expect(manifest.queries).toContain("a team wants to package its review checklist as a skill");
+    expect(heuristicManifest({ ...k8sDebug, description: 'This skill should be used when the user asks to "check pod logs", "restart a deployment".', body: "" }).queries).toEqual([
+      "check pod logs",
+      "restart a deployment",
+      "k8s debug",
+    ]);
     // The words before a cue are no request.
     expect(heuristicManifest({ ...k8sDebug, description: "Claude should use this skill whenever a pod keeps restarting.", body: "" }).queries).toEqual(["a pod keeps restarting", "k8s debug"]);
     expect(manifest.queries.join("\n")).not.toMatch(/research|info goes here|dashboards|Format this data|Extract text/);
