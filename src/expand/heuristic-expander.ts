@@ -220,10 +220,13 @@ function keepCamelCaseWhole(text: string): string {
 }
 
 /** Acronyms (SQL, PDF), identifiers in backticks and words with digits (k8s, s3): rare words worth an exact match. */
+// A folder in it, or a markdown file: the skill's own documents (users do type "package.json" or "node.js").
+const FILE_PATH = /\/|\.mdx?$/i;
+
 function technicalTerms(text: string): string[] {
   const acronyms = text.match(/\b[A-Z][A-Z0-9]{1,9}s?\b/g) ?? [];
   const camelCase = text.match(CAMEL_CASE) ?? [];
-  const code = [...text.matchAll(/`([^`\s]{2,40})`/g)].map((match) => match[1]!);
+  const code = [...text.matchAll(/`([^`\s]{2,40})`/g)].map((match) => match[1]!).filter((span) => !FILE_PATH.test(span));
   const alphanumeric = text.match(/\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]{2,12}\b/gi) ?? [];
   return [...acronyms.flatMap(words), ...camelCase.map((term) => term.toLowerCase()), ...[...code, ...alphanumeric].flatMap((term) => words(keepCamelCaseWhole(term)))];
 }

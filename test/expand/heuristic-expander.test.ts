@@ -124,16 +124,15 @@ describe("heuristic expander", () => {
     expect(manifest.queries.join("\n")).toMatch(/默认只读/);
   });
 
-  it("keeps product names whole and leaves out the words of a skill folder's layout", () => {
+  it("keeps product names whole and leaves out the words of a skill folder's layout and files", () => {
     const { keywords } = heuristicManifest({
       ...k8sDebug,
       name: "tui-builder",
       description: "Build terminal user interfaces with Ratatui, Textual or Ink.",
-      body: "See `references/widgets.md` and run `scripts/new_app.py`.",
+      body: "See `references/widgets.md` and `resources/implementation-playbook.md`, run `scripts/new_app.py`, and check `package.json`.",
     });
-    expect(keywords).toEqual(expect.arrayContaining(["ratatui", "textual", "ink"]));
-    expect(keywords).not.toContain("references");
-    expect(keywords).not.toContain("scripts");
+    expect(keywords).toEqual(expect.arrayContaining(["ratatui", "textual", "ink", "package", "json"]));
+    expect(keywords.filter((word) => /references|resources|implementation|playbook|scripts|app/.test(word))).toEqual([]);
   });
 
   it("puts not-for sentences and sections into negatives, never into queries", () => {
