@@ -219,10 +219,10 @@ function keepCamelCaseWhole(text: string): string {
   return text.replace(CAMEL_CASE, (term) => term.toLowerCase());
 }
 
-/** Acronyms (SQL, PDF), identifiers in backticks and words with digits (k8s, s3): rare words worth an exact match. */
 // A folder in it, or a markdown file: the skill's own documents (users do type "package.json" or "node.js").
 const FILE_PATH = /\/|\.mdx?$/i;
 
+/** Acronyms (SQL, PDF), identifiers in backticks and words with digits (k8s, s3): rare words worth an exact match. */
 function technicalTerms(text: string): string[] {
   const acronyms = text.match(/\b[A-Z][A-Z0-9]{1,9}s?\b/g) ?? [];
   const camelCase = text.match(CAMEL_CASE) ?? [];
