@@ -133,7 +133,7 @@ const CLAIMS: Claim[] = [
   },
   {
     file: "docs/routing.md",
-    pattern: /up to (\d+) skills \(and\s+up to (\d+) more in other scripts\)/g,
+    pattern: /up to ([\d,]+) skills\s+\(and\s+up to ([\d,]+) more in other scripts\)/g,
     values: () => [sourceConstant("src/calibrate/calibrate-evidence.ts", "MAX_SAMPLES"), sourceConstant("src/calibrate/calibrate-evidence.ts", "MAX_SAMPLES")],
   },
   { file: "docs/routing.md", pattern: /the ([\d.]+) quantile of their BM25/g, values: () => [sourceConstant("src/calibrate/calibrate-evidence.ts", "BM25_QUANTILE")] },
