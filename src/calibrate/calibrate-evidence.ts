@@ -1,14 +1,14 @@
 import type { QueryEncoder } from "../models/query-encoder.js";
 import type { IndexDatabase } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
-import { readManifests } from "../store/manifest-rows.js";
-import { listSkills } from "../store/skill-rows.js";
+import { countSkills } from "../store/skill-rows.js";
 import { embedderReads } from "../route/embedder-coverage.js";
 import { writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.js";
 import { routableQuery } from "../contract/limits.js";
 import { createRouter, type Router } from "../route/router.js";
 import { VERSION } from "../version.js";
 import { evenSpread } from "./even-spread.js";
+import { middleRequests } from "./middle-requests.js";
 import { EVERYDAY_REQUESTS } from "./everyday-requests.js";
 
 // Skills sampled: enough for stable quantiles (300 put trigger-dev's whole-corpus floor 0.016 below what 1,000 measure,
@@ -92,18 +92,11 @@ interface Probe {
 }
 
 /**
- * One synthetic query (the middle one of its list: not the name-like first) from each of an even spread of
- * skills, separately for queries the embedder reads and for other scripts: CJK text shares far more BM25 terms.
+ * Each skill's middle request from an even spread of skills, separately for queries the embedder reads and for other scripts: CJK text shares far more BM25 terms.
  */
 function absentSkillProbes(db: IndexDatabase): Probe[] {
-  const skills = listSkills(db);
-  if (skills.length < MIN_CALIBRATION_SKILLS) return [];
-  const manifests = readManifests(db);
-  const all = skills.flatMap((skill) => {
-    const queries = manifests.get(skill.id)?.manifest.queries ?? [];
-    const query = queries[Math.floor(queries.length / 2)];
-    return query ? [{ query: routableQuery(query), skill: skill.name }] : [];
-  });
+  if (countSkills(db) < MIN_CALIBRATION_SKILLS) return [];
+  const all = middleRequests(db).map((request) => ({ query: routableQuery(request.query), skill: request.skill }));
   const read = all.filter((probe) => embedderReads(probe.query));
   const otherScripts = all.filter((probe) => !embedderReads(probe.query));
   return [...evenSpread(read, MAX_SAMPLES), ...evenSpread(otherScripts, MAX_SAMPLES)];

@@ -3,7 +3,6 @@ import type { IndexDatabase } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
 import { readManifests, replaceManifest } from "../store/manifest-rows.js";
 import type { StoredManifest } from "../store/records.js";
-import { listSkills } from "../store/skill-rows.js";
 import { readSkillTexts, replaceSkillTexts } from "../store/vectors.js";
 import { routableQuery } from "../contract/limits.js";
 import { buildRoutingData } from "../route/build-routing-data.js";
@@ -14,6 +13,7 @@ import { DEFAULT_CANDIDATES, DEFAULT_RETRIEVERS, scoredCandidates } from "../rou
 import type { ShareScale } from "../route/share-scale.js";
 import { snapshotOf } from "../route/snapshot.js";
 import { evenSpread } from "./even-spread.js";
+import { middleRequests, type MiddleRequest } from "./middle-requests.js";
 
 // Held-out requests: enough for a stable scale, few enough to cost seconds at index time.
 const MAX_PROBES = 300;
@@ -26,13 +26,6 @@ const SCALES = Array.from({ length: 15 }, (_, index) => 0.3 + index * 0.05);
 
 /** What one measurement finds (the index stores it with the version it was measured on). */
 export type ShareScaleMeasure = Omit<ShareScale, "indexVersion">;
-
-interface Probe {
-  skillId: string;
-  skill: string;
-  /** The held-out request, as the skill's manifest holds it. */
-  query: string;
-}
 
 /**
  * How sharp the ranking's shares should be on this index under `params`, with no labels: one request of each of an
@@ -73,13 +66,11 @@ export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder
 }
 
 /** The middle request of each of an even spread of skills with enough of them, in scripts the embedder reads (dense signals decide shares there). */
-function heldOutProbes(db: IndexDatabase, manifests: Map<string, StoredManifest>): Probe[] {
-  const all = listSkills(db).flatMap((skill) => {
-    const queries = manifests.get(skill.id)?.manifest.queries ?? [];
-    const query = queries[Math.floor(queries.length / 2)];
-    return queries.length >= MIN_QUERIES && query !== undefined && embedderReads(query) ? [{ skillId: skill.id, skill: skill.name, query }] : [];
-  });
-  return evenSpread(all, MAX_PROBES);
+function heldOutProbes(db: IndexDatabase, manifests: Map<string, StoredManifest>): MiddleRequest[] {
+  return evenSpread(
+    middleRequests(db, manifests).filter((request) => request.queries >= MIN_QUERIES && embedderReads(request.query)),
+    MAX_PROBES,
+  );
 }
 
 interface RankedProbe {
