@@ -97,9 +97,10 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
 
 /** A clause and its list items as requests; one that quotes its requests has them as quoted phrases already. */
 function clauseRequests(clause: string): string[] {
-  if (quotedPhrases(clause).length === 0) return [clause, ...splitList(clause).filter(isQueryLike)];
+  const quoted = quotedPhrases(clause);
+  if (quoted.length === 0) return [clause, ...splitList(clause).filter(isQueryLike)];
   // '"check pod logs", "restart a deployment"' says nothing beyond its quotes.
-  return /\p{L}/u.test(clause.replace(/["'“‘][^"'“”‘’\n]*["'”’]/g, "")) ? [clause] : [];
+  return /\p{L}/u.test(quoted.reduce((rest, phrase) => rest.replace(phrase, ""), clause)) ? [clause] : [];
 }
 
 /** A list item long enough to stand for a request on its own ("with kubectl" is not). */
