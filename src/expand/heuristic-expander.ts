@@ -1,12 +1,12 @@
 import { readableName } from "../text/readable-name.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
 import type { Manifest } from "./manifest.js";
-import { markdownSections, quotedPhrases, splitList, splitSentences, type MarkdownSection } from "./prose.js";
+import { markdownSections, proseOf, quotedPhrases, splitList, splitSentences, type MarkdownSection } from "./prose.js";
 import { baseForm, cjkCharacters, contentWords, isContentWord, textWords, uniqueTexts, words } from "./terms.js";
 import { toolParameters, type ToolParameter } from "./tool-parameters.js";
 
 /** Stored in the index: a new version makes the next `router index` expand every skill again. */
-export const HEURISTIC_VERSION = "4";
+export const HEURISTIC_VERSION = "5";
 
 const MAX_QUERIES = 20;
 const MAX_KEYWORDS = 20;
@@ -39,6 +39,8 @@ const NOT_FOR = cuePattern([
   // "不要求" is "does not require", not an exclusion.
   "(?:不要用于|不要(?!求)|不适用于?|不用于|请勿用于|请勿|勿用于|不应用于|사용하지 마)",
 ]);
+// "For tracking implementation, see analytics-tracking": those requests belong to another skill.
+const REFERRAL = /^for (.+?),\s*(?:see|use)\s/i;
 // A section on when to use the skill starts with the trigger words ("When to Use", "Trigger Phrases", "Common Use
 // Cases"); "Step 1: Generate trigger eval queries" or "Retraining Triggers" name a topic, and their items are no requests.
 const USE_WHEN_HEADING =
@@ -60,12 +62,13 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
   const sections = subject.kind === "skill" ? markdownSections(subject.body) : [];
   const parameters = toolParameters(subject.metadata.parameters);
 
-  const negativeSentences = sentences.filter((sentence) => NOT_FOR.test(sentence) && !USE_WHEN.test(sentence.split(NOT_FOR)[0] ?? ""));
+  const negativeSentences = sentences.filter((sentence) => (NOT_FOR.test(sentence) && !USE_WHEN.test(sentence.split(NOT_FOR)[0] ?? "")) || REFERRAL.test(sentence));
   const positiveSentences = sentences.filter((sentence) => !negativeSentences.includes(sentence));
   const bodySentences = sections.flatMap((section) => section.items.flatMap(splitSentences));
   const bodyTriggers = bodySentences.filter((sentence) => !opensOrClosesQuote(sentence)).flatMap((sentence) => clauseAfter(BODY_USE_WHEN, sentence));
-  const useWhen = uniqueTexts([...positiveSentences.flatMap((sentence) => clauseAfter(USE_WHEN, sentence)), ...bodyTriggers, ...sectionItems(sections, USE_WHEN_HEADING, NOT_FOR_HEADING)]);
-  const notFor = uniqueTexts([...[...negativeSentences, ...bodySentences].flatMap((sentence) => clauseAfter(NOT_FOR, sentence)), ...sectionItems(sections, NOT_FOR_HEADING)]);
+  const useWhen = uniqueTexts([...positiveSentences.flatMap((sentence) => clauseAfter(USE_WHEN, sentence)), ...bodyTriggers, ...triggerItems(sections)]);
+  const referredAway = negativeSentences.flatMap((sentence) => REFERRAL.exec(sentence)?.[1] ?? []);
+  const notFor = uniqueTexts([...[...negativeSentences, ...bodySentences].flatMap((sentence) => clauseAfter(NOT_FOR, sentence)), ...referredAway, ...exclusionItems(sections)]);
   const quoted = quotedPhrases([subject.description, ...useWhen].join("\n")).filter((phrase) => !notFor.some((negative) => negative.includes(phrase)));
   const headings = topicHeadings(sections, subject.name);
 
@@ -79,7 +82,7 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
     .filter((query) => query.split(/\s+/).length <= MAX_QUERY_WORDS)
     .slice(0, MAX_QUERIES);
 
-  const phrases = uniqueTexts([...quoted, ...useWhen.flatMap(splitList), ...(humanName.includes(" ") ? [humanName] : []), ...headings, ...contentBigrams(positiveSentences.join(". "))])
+  const phrases = uniqueTexts([...quoted, ...useWhen.flatMap(unquotedItems), ...(humanName.includes(" ") ? [humanName] : []), ...headings, ...contentBigrams(positiveSentences.join(". "))])
     .map((phrase) => phrase.toLowerCase())
     .filter((phrase) => phrase.split(/\s+/).length <= MAX_PHRASE_WORDS)
     .slice(0, MAX_PHRASES);
@@ -95,12 +98,18 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
   };
 }
 
+/** A clause's list items as phrases; a clause that quotes its requests has them as quoted phrases already. */
+function unquotedItems(clause: string): string[] {
+  return quotedPhrases(clause).length === 0 ? splitList(clause) : [];
+}
+
 /** A clause and its list items as requests; one that quotes its requests has them as quoted phrases already. */
 function clauseRequests(clause: string): string[] {
   const quoted = quotedPhrases(clause);
   if (quoted.length === 0) return [clause, ...splitList(clause).filter(isQueryLike)];
   // '"check pod logs", "restart a deployment"' says nothing beyond its quotes.
-  return /\p{L}/u.test(quoted.reduce((rest, phrase) => rest.replace(phrase, ""), clause)) ? [clause] : [];
+  const rest = quoted.reduce((text, phrase) => text.replace(phrase, ""), clause);
+  return /\p{L}/u.test(rest.replace(/\b(?:or|and)\b/gi, "")) ? [clause] : [];
 }
 
 /** A list item long enough to stand for a request on its own ("with kubectl" is not). */
@@ -115,6 +124,9 @@ function opensOrClosesQuote(sentence: string): boolean {
   return (sentence.match(/["“”]/g)?.length ?? 0) % 2 === 1;
 }
 
+// "Use when the user asks to / mentions / says X": X is the request.
+const USER_SAYS = /^(?:the user|you|a user)\s+(?:(?:asks?|talks?) about|(?:asks?|wants?|needs?)(?:\s+to)?|mentions?|says?|types?|writes?)\s+/i;
+
 /** The clause after a trigger ("Use when X" -> X), split into its list items when it is a list. */
 function clauseAfter(pattern: RegExp, sentence: string): string[] {
   const match = pattern.exec(sentence);
@@ -122,7 +134,7 @@ function clauseAfter(pattern: RegExp, sentence: string): string[] {
   if (match && QUOTE_BEFORE.test(sentence.slice(0, match.index))) return [];
   // "不用于 X" holds "用于 X": an exclusion that starts first is never a trigger.
   if (pattern !== NOT_FOR && match && (NOT_FOR.exec(sentence)?.index ?? Infinity) <= match.index) return [];
-  const clause = match?.[1]?.trim().replace(/^(?:the user|you|a user)\s+(?:asks?|wants?|needs?)\s+(?:to\s+)?/i, "");
+  const clause = match?.[1]?.trim().replace(USER_SAYS, "");
   if (!clause) return [];
   // A negative clause inside a positive sentence ("use for X, not for Y") belongs to the negatives only.
   const positive =
@@ -135,12 +147,24 @@ function clauseAfter(pattern: RegExp, sentence: string): string[] {
   return textWords(positive) >= 2 ? [positive] : [];
 }
 
-/** Items under headings that match (and whose own heading is not excluded), e.g. "## When to use". */
-function sectionItems(sections: MarkdownSection[], heading: RegExp, unless?: RegExp): string[] {
+/** The items of "when to use" sections (not "when not to use"), sentence by sentence, without their exclusions. */
+function triggerItems(sections: MarkdownSection[]): string[] {
   return sections
-    .filter((section) => heading.test(section.heading) && !(unless?.test(section.heading) ?? false))
+    .filter((section) => USE_WHEN_HEADING.test(section.heading) && !NOT_FOR_HEADING.test(section.heading))
     .flatMap((section) => section.items.flatMap(splitSentences))
-    .filter((item) => (unless ? !NOT_FOR.test(item) : true) && textWords(item) >= 2);
+    .filter((item) => !NOT_FOR.test(item) && textWords(item) >= 2);
+}
+
+/**
+ * What a "when not to use" or "anti-patterns" section excludes: each item's first sentence, and of an item that
+ * explains itself ("Detailed long-term planning - you'll abandon it"), the part before the dash.
+ */
+function exclusionItems(sections: MarkdownSection[]): string[] {
+  return sections
+    .filter((section) => NOT_FOR_HEADING.test(section.heading))
+    .flatMap((section) => section.items.map((item) => splitSentences(item)[0] ?? ""))
+    .map((item) => item.split(/\s[-–—]\s/)[0]!.trim())
+    .filter((item) => textWords(item) >= 2);
 }
 
 /** Headings that name a topic of this skill (not "Overview", "Examples", or the skill's own name). */
@@ -186,14 +210,15 @@ function rankKeywords(subject: ExpansionSubject, humanName: string, positiveText
     scores.set(word, (scores.get(word) ?? 0) + score);
   };
   for (const word of words(humanName)) add(word, 4);
-  for (const term of technicalTerms([subject.description, subject.kind === "skill" ? subject.body : ""].join("\n"))) add(term, 3);
+  for (const term of technicalTerms([subject.description, subject.kind === "skill" ? proseOf(subject.body) : ""].join("\n"))) add(term, 3);
   for (const name of properNames(positiveText)) add(name, 3);
   for (const parameter of parameters) {
     for (const word of words(parameter.name)) add(word, 2);
     for (const value of parameter.enumValues) for (const word of words(value)) add(word, 1);
     for (const word of words(parameter.description)) add(word, 1);
   }
-  for (const word of words(keepCamelCaseWhole([subject.description, ...extra].join(" ")))) add(word, 1);
+  // Not the exclusions: "For tracking, see analytics-tracking" is no keyword "tracking".
+  for (const word of words(keepCamelCaseWhole([positiveText, ...extra].join(" ")))) add(word, 1);
   const ranked = [...scores].sort((a, b) => b[1] - a[1]).map(([word]) => word);
   return uniqueTexts(ranked.flatMap((word) => [word, baseForm(word) ?? ""])).slice(0, MAX_KEYWORDS);
 }
@@ -223,9 +248,13 @@ function keepCamelCaseWhole(text: string): string {
 // A folder in it, or a markdown file: the skill's own documents (users do type "package.json" or "node.js").
 const FILE_PATH = /\/|\.mdx?$/i;
 
+// The most frequent words in capitals across the shared skill corpus that are not acronyms (MUST and NOT are stopwords).
+const EMPHASIS = new Set("critical important mandatory required never always stop first yes ok note warning warn todo fixme yyyy mm dd hh mit bsd license arguments".split(" "));
+
 /** Acronyms (SQL, PDF), identifiers in backticks and words with digits (k8s, s3): rare words worth an exact match. */
 function technicalTerms(text: string): string[] {
-  const acronyms = text.match(/\b[A-Z][A-Z0-9]{1,9}s?\b/g) ?? [];
+  // Not a file name (SKILL.md, SOUL.md) and not a word in capitals for emphasis or as a placeholder.
+  const acronyms = (text.match(/\b[A-Z][A-Z0-9]{1,9}s?\b(?!\.[a-z])/g) ?? []).filter((term) => !EMPHASIS.has(term.toLowerCase()));
   const camelCase = text.match(CAMEL_CASE) ?? [];
   const code = [...text.matchAll(/`([^`\s]{2,40})`/g)].map((match) => match[1]!).filter((span) => !FILE_PATH.test(span));
   const alphanumeric = text.match(/\b(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]{2,12}\b/gi) ?? [];

@@ -4,16 +4,19 @@ import { textWords } from "./terms.js";
 
 /** Sentences of a prose text, without markdown emphasis and trailing punctuation. */
 export function splitSentences(text: string): string[] {
-  return stripInlineMarkdown(text)
-    .split(/(?<=[.!?])\s+(?=[A-Z0-9"'`(])|(?<=[。！？；])|\n+/)
-    .map((sentence) =>
-      sentence
-        .trim()
-        .replace(/^[-*+>]\s+|^\d+[.)]\s+/, "")
-        .replace(/[.!?:;,。！？；，：]+$/, "")
-        .trim(),
-    )
-    .filter((sentence) => sentence.length > 3);
+  return (
+    stripInlineMarkdown(text)
+      // A sentence may end inside a quotation: 'or "hypothesis." For tracking, see ...'.
+      .split(/(?<=[.!?]["'”’]?)\s+(?=[A-Z0-9"'`(])|(?<=[。！？；])|\n+/)
+      .map((sentence) =>
+        sentence
+          .trim()
+          .replace(/^[-*+>]\s+|^\d+[.)]\s+/, "")
+          .replace(/[.!?:;,。！？；，：]+$/, "")
+          .trim(),
+      )
+      .filter((sentence) => sentence.length > 3)
+  );
 }
 
 /** `**bold**`, `_em_`, `` `code` `` and [links](url) reduced to their words. */
@@ -51,17 +54,29 @@ export interface MarkdownSection {
   items: string[];
 }
 
+const FENCE = /^\s*(```|~~~)/;
+
+/** The lines of a markdown body outside fenced code blocks. */
+function proseLines(body: string): string[] {
+  let inFence = false;
+  return body.split(/\r?\n/).filter((line) => {
+    if (FENCE.test(line)) inFence = !inFence;
+    return !inFence && !FENCE.test(line);
+  });
+}
+
+/** A markdown body without its code blocks and links: what its author wrote for people to read. */
+export function proseOf(body: string): string {
+  return proseLines(body)
+    .join("\n")
+    .replace(/\bhttps?:\/\/\S+/g, " ");
+}
+
 /** The sections of a markdown body, in order; fenced code blocks are skipped. */
 export function markdownSections(body: string): MarkdownSection[] {
   const sections: MarkdownSection[] = [];
   let current: MarkdownSection | undefined;
-  let inFence = false;
-  for (const line of body.split(/\r?\n/)) {
-    if (/^\s*(```|~~~)/.test(line)) {
-      inFence = !inFence;
-      continue;
-    }
-    if (inFence) continue;
+  for (const line of proseLines(body)) {
     const heading = /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
     if (heading) {
       current = { heading: stripInlineMarkdown(heading[2]!).trim(), level: heading[1]!.length, items: [] };

@@ -10,7 +10,7 @@ const STOPWORDS = new Set(
     "will with within without would you your yours " +
     "e g eg ie etc use used uses using user users skill skills tool tools help helps helping allows allow provide provides providing " +
     "based given specific specified various way ways like may must need needs want wants make makes able ask asks asked request requests " +
-    "task tasks based one two new get gets getting"
+    "task tasks based one two new get gets getting mention mentions say says see"
   ).split(/\s+/),
 );
 
@@ -42,7 +42,8 @@ export function isContentWord(word: string): boolean {
 export function baseForm(word: string): string | undefined {
   if (word.length < 5 || /\d/.test(word) || NOT_PLURAL.has(word)) return undefined;
   if (word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (/(?:ch|sh|ss|x|z)es$/.test(word)) return word.slice(0, -2);
+  // "buzzes" -> "buzz", but "specializes" -> "specialize".
+  if (/(?:ch|sh|ss|x|zz)es$/.test(word)) return word.slice(0, -2);
   if (/[^su]s$/.test(word) && !/(?:ous|ics|sis|ness|less)$/.test(word)) return word.slice(0, -1);
   return undefined;
 }

@@ -118,6 +118,42 @@ describe("heuristic expander", () => {
     ]);
   });
 
+  // Shaped on the marketing skills copied across the corpus (ab-test-setup, launch-strategy).
+  it('reads "the user mentions" lists as their quoted requests, and "For X, see other-skill" as an exclusion', () => {
+    const manifest = heuristicManifest({
+      ...k8sDebug,
+      name: "ab-test-setup",
+      description: 'When the user wants to plan an A/B test. Also use when the user mentions "A/B test," "split test," or "hypothesis." For tracking implementation, see analytics-tracking.',
+      body: "",
+    });
+    expect(manifest.queries).toEqual(["A/B test", "split test", "hypothesis", "When the user wants to plan an A/B test", "ab test setup"]);
+    expect(manifest.phrases.filter((phrase) => /user|["',]/.test(phrase))).toEqual([]);
+    expect(manifest.negatives).toEqual(["tracking implementation"]);
+    expect(manifest.keywords.filter((word) => /tracking|implementation|analytics|mention/.test(word))).toEqual([]);
+  });
+
+  // Shaped on openclaw's adhd-daily-planner and the API skills of the corpus.
+  it("reads an anti-pattern item as its head, and takes no keywords from code, links, file names or words in capitals for emphasis", () => {
+    const manifest = heuristicManifest({
+      ...k8sDebug,
+      name: "daily-planner",
+      description: "Specializes in realistic time estimation for ADHD brains.",
+      body: [
+        "## Anti-Patterns (Things That Don't Work)",
+        "- **Detailed long-term planning** - You'll abandon it. Write it down.",
+        "## Setup",
+        "CRITICAL: ALWAYS read SOUL.md first and write dates as YYYY-MM-DD. Export to SQL when asked.",
+        "```sh",
+        'curl -X POST https://api.example.com/v2/plan -d \'{"id": "abc123"}\'',
+        "```",
+      ].join("\n"),
+    });
+    expect(manifest.queries[0]).toBe("specialize in realistic time estimation for ADHD brains");
+    expect(manifest.negatives).toEqual(["Detailed long-term planning"]);
+    expect(manifest.keywords).toEqual(expect.arrayContaining(["adhd", "sql"]));
+    expect(manifest.keywords.filter((word) => /critical|always|soul|yyyy|post|https|example|abc123|v2/.test(word))).toEqual([]);
+  });
+
   it('reads "不要求" (does not require) as no exclusion', () => {
     const manifest = heuristicManifest({ ...k8sDebug, name: "disk-audit", description: "审计 Windows 系统盘的空间占用。不要求填写固定字段，默认只读。", body: "" });
     expect(manifest.negatives).toEqual([]);
