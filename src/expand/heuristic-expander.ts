@@ -22,7 +22,7 @@ function cuePattern(cues: string[]): RegExp {
 
 // What skill authors write before the situations a skill is for, in the languages real skills use.
 const USE_WHEN = cuePattern([
-  String.raw`\b(?:use (?:this |it |the )?(?:skill |tool )?(?:when(?:ever)?|for|if|to|after|before|during)|be used when(?:ever)?|when to use(?: this skill| it)?|use it when|triggers? (?:when|on|for)|trigger phrases?|invoke (?:when|for)|activate (?:when|for|on)|useful (?:when|for)|applies (?:when|to))\b`,
+  String.raw`\b(?:use (?:this |it |the )?(?:skill |tool )?(?:when(?:ever)?|for|if|to|after|before|during)|be used when(?:ever)?|when to use(?: this skill| it)?|use it when|triggers? (?:when|on|for)|triggers?(?=\s*[:：])|trigger phrases?|invoke (?:when|for)|activate (?:when|for|on)|useful (?:when|for)|applies (?:when|to))\b`,
   String.raw`\b(?:usar|úsal[oa]|utiliza(?:r)?|úsese) (?:cuando|para)\b`,
   "(?:适用于|适用场景|使用场景|触发词|触发条件|何时使用|用于)",
 ]);

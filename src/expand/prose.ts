@@ -41,9 +41,10 @@ function trimQuotes(item: string): string {
   return item.replace(/^[\s"'“”‘’]+|[\s"'“”‘’.,;:!?]+$/g, "");
 }
 
-/** Quoted phrases ('check Unraid', "read the logs"): skill authors quote the words users type. */
+/** Quoted phrases ('check Unraid', "show who's online"): skill authors quote the words users type. */
 export function quotedPhrases(text: string): string[] {
-  return [...text.matchAll(/(?:^|[\s(,:])["'“‘]([^"'“”‘’\n]{4,80})["'”’](?=[\s),.;:!?]|$)/g)].map((match) => trimQuotes(match[1]!));
+  // Inside double quotes an apostrophe is part of the request ("what's my burn rate").
+  return [...text.matchAll(/(?:^|[\s(,:])(?:["“]([^"“”\n]{4,80})["”]|['‘]([^"'“”‘’\n]{4,80})['’])(?=[\s),.;:!?]|$)/g)].map((match) => trimQuotes(match[1] ?? match[2]!));
 }
 
 export interface MarkdownSection {

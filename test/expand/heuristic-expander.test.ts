@@ -132,6 +132,17 @@ describe("heuristic expander", () => {
     expect(manifest.keywords.filter((word) => /tracking|implementation|analytics|mention/.test(word))).toEqual([]);
   });
 
+  it('reads "Triggers:" lists, and apostrophes inside a double-quoted request', () => {
+    const { queries } = heuristicManifest({
+      ...k8sDebug,
+      name: "network-monitor",
+      description: 'Query the home network. Use when asked to "show who\'s on the network". Triggers: remove device, block client.',
+      body: "",
+    });
+    expect(queries).toEqual(expect.arrayContaining(["show who's on the network", "remove device", "block client"]));
+    expect(queries.join("\n")).not.toMatch(/Triggers/);
+  });
+
   // Shaped on openclaw's adhd-daily-planner and the API skills of the corpus.
   it("reads an anti-pattern item as its head, and takes no keywords from code, links, file names or words in capitals for emphasis", () => {
     const manifest = heuristicManifest({
