@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import { readEvalSet } from "../src/eval/eval-set.js";
 import { runIndex } from "../src/indexer/run-index.js";
 import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
+import { indexRecipe } from "./index-recipe.js";
 import { replaceSections } from "./results-file.js";
 import { refreshRoutingData } from "./refresh-routing-data.js";
 import { shippedProcess } from "./shipped-serve-process.js";
@@ -43,10 +44,10 @@ function selectSkills(): string[] {
   return entries.filter((_, index) => index % 3 === 0).map((dir) => path.join(CORPUS, dir));
 }
 
-/** The index is built once and reused while the sample is the same (bench/.cache is gitignored). */
+/** The index is built once and reused while the sample and its recipe are the same (bench/.cache is gitignored). */
 async function ensureIndex(): Promise<string> {
   const folders = selectSkills();
-  const stamp = createHash("sha256").update(folders.join("\n")).digest("hex");
+  const stamp = createHash("sha256").update(indexRecipe()).update(folders.join("\n")).digest("hex");
   const db = path.join(CACHE, "load.db");
   const stampFile = `${db}.stamp`;
   if (existsSync(db) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) {

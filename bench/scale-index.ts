@@ -3,10 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runIndex } from "../src/indexer/run-index.js";
-import { planEmbedder } from "../src/models/create-embedder.js";
 import { openIndexForRead } from "../src/store/database.js";
-import { SCHEMA_VERSION } from "../src/store/migrations.js";
 import { countTexts } from "../src/store/vectors.js";
+import { indexRecipe } from "./index-recipe.js";
 import { refreshRoutingData } from "./refresh-routing-data.js";
 import { writeCorpus, type CorpusItem } from "./scale-corpus.js";
 
@@ -25,14 +24,14 @@ export interface ScaleBuild {
 }
 
 /**
- * An index of the sampled items, cached in cacheDir by the content of the written corpus and the embedder:
+ * An index of the sampled items, cached in cacheDir by the content of the written corpus and its recipe:
  * a 10,000-skill build takes many minutes with the offline model, so only the first run pays for it.
  */
 export async function scaleIndex(items: CorpusItem[], requested: number, cacheDir: string, fresh: boolean): Promise<{ db: string; build: ScaleBuild }> {
   const dir = mkdtempSync(path.join(tmpdir(), "bench-scale-"));
   try {
     writeCorpus(items, dir);
-    const key = createHash("sha256").update(`${SCHEMA_VERSION}`).update(planEmbedder().id).update(treeContent(dir)).digest("hex").slice(0, 16);
+    const key = createHash("sha256").update(indexRecipe()).update(treeContent(dir)).digest("hex").slice(0, 16);
     const db = path.join(cacheDir, `scale-${requested}-${key}.db`);
     const statsFile = `${db}.json`;
     if (!fresh && existsSync(db) && existsSync(statsFile)) {
