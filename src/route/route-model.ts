@@ -97,7 +97,7 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     centroidCodes: (dense?.arrays.codes as Uint32Array | undefined) ?? new Uint32Array(0),
     lexical: lexical ?? { arrays: {}, values: {} },
     textCount: (dense?.values.textCount as number | undefined) ?? 0,
-    texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), vectorSource(db, skills), (dense?.arrays.queryCounts as Uint32Array | undefined) ?? new Uint32Array(0)),
+    texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), vectorSource(db, skills), (dense?.arrays.queryCounts as Uint32Array | undefined) ?? new Uint32Array(0), skills.length),
     textString: textStrings(db, skills),
     compareWith(query) {
       slots.setQuery(query);

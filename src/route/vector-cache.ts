@@ -1,4 +1,5 @@
 import type { VectorSlots } from "../models/vector-slots.js";
+import { RecencyList } from "./recency-list.js";
 
 /** One embedded text of a skill as the query path holds it: its vector is in a slot of the model's vector slots. */
 export interface SkillText {
@@ -22,23 +23,22 @@ export type VectorSource = (skills: number[]) => Float32Array[];
  * `capacity` slots are used. The skills of one call are never evicted during it: a call that needs more slots than
  * the capacity grows the memory instead. `queryCounts` tells each skill's queries from its negatives.
  */
-export function vectorCache(slots: VectorSlots, capacity: number, source: VectorSource, queryCounts: Uint32Array): (skills: number[]) => SkillTexts[] {
-  // A Map iterates in insertion order: re-inserting on every use keeps the least recently used first.
-  const cached = new Map<number, SkillTexts>();
+export function vectorCache(slots: VectorSlots, capacity: number, source: VectorSource, queryCounts: Uint32Array, skillCount: number): (skills: number[]) => SkillTexts[] {
+  const cached: (SkillTexts | undefined)[] = new Array(skillCount);
+  const recency = new RecencyList(skillCount);
   const free: number[] = [];
   let used = 0;
   // Slot 0 is the query's.
   let nextSlot = 1;
 
   const evictOldest = (inUse: Set<number>): void => {
-    for (const [skill, entry] of cached) {
-      if (inUse.has(skill)) continue;
-      cached.delete(skill);
-      const released = slotsOf(entry);
-      free.push(...released);
-      used -= released.length;
-      return;
-    }
+    const skill = recency.oldest((item) => inUse.has(item));
+    if (skill === undefined) return;
+    const released = slotsOf(cached[skill]!);
+    cached[skill] = undefined;
+    recency.remove(skill);
+    free.push(...released);
+    used -= released.length;
   };
   const allocate = (inUse: Set<number>): number => {
     if (used >= capacity) evictOldest(inUse);
@@ -52,11 +52,8 @@ export function vectorCache(slots: VectorSlots, capacity: number, source: Vector
   return (skills) => {
     const inUse = new Set(skills);
     const found = skills.map((skill) => {
-      const entry = cached.get(skill);
-      if (entry) {
-        cached.delete(skill);
-        cached.set(skill, entry);
-      }
+      const entry = cached[skill];
+      if (entry) recency.touch(skill);
       return entry;
     });
     const missing = skills.filter((_, at) => found[at] === undefined);
@@ -76,7 +73,8 @@ export function vectorCache(slots: VectorSlots, capacity: number, source: Vector
         else if (position <= queryCounts[skill]!) entry.queries.push(text);
         else entry.negatives.push(text);
       }
-      cached.set(skill, entry);
+      cached[skill] = entry;
+      recency.touch(skill);
       return entry;
     });
   };
