@@ -15,8 +15,8 @@ export interface Bm25Scores {
   /** The skills sharing a term with the query, each once, in no order, and their scores. */
   skills: Int32Array;
   scores: Float64Array;
-  /** One skill's score (0 when it shares no term with the query). */
-  of(skill: number): number;
+  /** The scores of these distinct skills, in their order (0 for one that shares no term with the query). */
+  scoresOf(skills: number[]): Float64Array;
 }
 
 /** A query's keyword and phrase hits: counts for every skill hit (retrieval), the words themselves for the candidates measured. */
@@ -24,8 +24,8 @@ export interface KeywordHits {
   /** Every skill with a hit, once, in skill order, and its keywords plus twice its phrases the query holds. */
   skills: Int32Array;
   counts: Float64Array;
-  /** The keywords and phrases of one skill the query holds. */
-  of(skill: number): KeywordMatch;
+  /** The keywords and phrases the query holds of each of these distinct skills, in their order. */
+  matchesOf(skills: number[]): KeywordMatch[];
 }
 
 /** The lexical index over the tables `router index` wrote (route/lexical-tables.ts). */
@@ -45,6 +45,17 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
   // Query terms each entry holds, zeroed again after every query (an entry has at most 255 terms).
   const entryHits = new Uint8Array(entryKind.length);
   const seen = new Uint8Array(skillCount);
+  // Position + 1 of each skill a scoresOf or matchesOf call asks about, zeroed again before the call returns.
+  const askedAt = new Int32Array(skillCount);
+  /** Calls `found` with each position in `keys` whose skill is one of `skills` (distinct), and that skill's position in `skills`. */
+  const findAsked = (skills: number[], keys: Int32Array, found: (at: number, position: number) => void): void => {
+    skills.forEach((skill, position) => (askedAt[skill] = position + 1));
+    for (let at = 0; at < keys.length; at++) {
+      const asked = askedAt[keys[at]!]!;
+      if (asked > 0) found(at, asked - 1);
+    }
+    for (const skill of skills) askedAt[skill] = 0;
+  };
   const search = (terms: string[]): Bm25Scores => {
     // Every occurrence counts, as wink-bm25 sums a repeated query term again.
     const termIds = terms.map((term) => find(indexTerms, term)).filter((id) => id >= 0);
@@ -68,14 +79,11 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
     });
     return {
       ...found,
-      // Summed again from the postings (each term's in skill order), in the same order: the same value.
-      of(skill) {
-        let score = 0;
-        for (const id of termIds) {
-          const at = firstNotBelow(offsets[id]!, offsets[id + 1]!, (position) => postingSkills[position]! < skill);
-          if (at < offsets[id + 1]! && postingSkills[at] === skill) score += postingScores[at]!;
-        }
-        return score;
+      // Picked out of the search's own sums (one pass over the skills it touched, not a search per term and skill).
+      scoresOf(skills) {
+        const chosen = new Float64Array(skills.length);
+        findAsked(skills, found.skills, (at, position) => (chosen[position] = found.scores[at]!));
+        return chosen;
       },
     };
   };
@@ -119,6 +127,8 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
     const complete = Int32Array.from(hit).sort();
     const skills: number[] = [];
     const counts: number[] = [];
+    // Where each hit skill's entries start in `complete` (and, last, its end).
+    const starts: number[] = [];
     for (let from = 0; from < complete.length; ) {
       const skill = entrySkill[complete[from]!]!;
       let to = from + 1;
@@ -127,20 +137,28 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
       distinctEntries(complete, from, to, (entry) => (count += entryKind[entry] === 0 ? 1 : 2));
       skills.push(skill);
       counts.push(count);
+      starts.push(from);
       from = to;
     }
+    starts.push(complete.length);
+    const hitSkills = Int32Array.from(skills);
+    /** The words of the complete entries from `from` to `to` (one skill's). */
+    const matchOf = (from: number, to: number): KeywordMatch => {
+      const kept: number[] = [];
+      distinctEntries(complete, from, to, (entry) => kept.push(entry));
+      // In the order the message uses the words: by the first of its terms that the entry holds (found once per entry).
+      const firstTerm = new Map(kept.map((entry) => [entry, termIds.findIndex((id) => holds(id, entry))]));
+      const match: KeywordMatch = { keywords: [], phrases: [] };
+      for (const entry of kept.sort((a, b) => firstTerm.get(a)! - firstTerm.get(b)! || a - b)) (entryKind[entry] === 0 ? match.keywords : match.phrases).push(entryText(entry));
+      return match;
+    };
     return {
-      skills: Int32Array.from(skills),
+      skills: hitSkills,
       counts: Float64Array.from(counts),
-      of(skill) {
-        const kept: number[] = [];
-        const firstOf = (wanted: number) => firstNotBelow(0, complete.length, (position) => entrySkill[complete[position]!]! < wanted);
-        distinctEntries(complete, firstOf(skill), firstOf(skill + 1), (entry) => kept.push(entry));
-        // In the order the message uses the words: by the first of its terms that the entry holds (found once per entry).
-        const firstTerm = new Map(kept.map((entry) => [entry, termIds.findIndex((id) => holds(id, entry))]));
-        const match: KeywordMatch = { keywords: [], phrases: [] };
-        for (const entry of kept.sort((a, b) => firstTerm.get(a)! - firstTerm.get(b)! || a - b)) (entryKind[entry] === 0 ? match.keywords : match.phrases).push(entryText(entry));
-        return match;
+      matchesOf(asked) {
+        const matches = asked.map((): KeywordMatch => ({ keywords: [], phrases: [] }));
+        findAsked(asked, hitSkills, (at, position) => (matches[position] = matchOf(starts[at]!, starts[at + 1]!)));
+        return matches;
       },
     };
   };

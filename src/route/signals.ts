@@ -44,6 +44,8 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
   const texts = vector ? model.texts(candidates) : undefined;
   const similarity = vector ? model.compareWith(vector) : () => 0;
   if (vector) model.centroids.setQuery(vector);
+  const bm25Raw = bm25Scores.scoresOf(candidates);
+  const matches = keywordHits.matchesOf(candidates);
   const evidence = candidates.map((index, position): Evidence => {
     const skill = model.skills[index]!;
     const own = texts?.[position];
@@ -65,8 +67,8 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       }
     }
     const penalty = negativeBest ? Math.max(0, negativeSim - q2qMax) : 0;
-    const raw = bm25Scores.of(index);
-    const matched = keywordHits.of(index);
+    const raw = bm25Raw[position]!;
+    const matched = matches[position]!;
     return {
       skill: index,
       signals: {

@@ -30,16 +30,19 @@ describe("keyword index", () => {
 
   it("hits a keyword when all its terms are in the query, whatever the form", () => {
     const found = lexical.keywords(query("kubectl says crashloopbackoff"));
-    expect(found.of(0)).toEqual({ keywords: ["kubectl", "CrashLoopBackOff"], phrases: [] });
+    expect(found.matchesOf([1, 0])).toEqual([
+      { keywords: [], phrases: [] },
+      { keywords: ["kubectl", "CrashLoopBackOff"], phrases: [] },
+    ]);
     expect([...found.skills]).toEqual([0]);
     expect([...found.counts]).toEqual([2]);
   });
 
   it("needs every content word of a phrase, in any order and inflection", () => {
-    expect(lexical.keywords(query("my pod restarts and keeps going")).of(0).phrases).toEqual(["pod keeps restarting"]);
-    expect(lexical.keywords(query("my pod is fine")).of(0)).toEqual({ keywords: [], phrases: [] });
+    expect(lexical.keywords(query("my pod restarts and keeps going")).matchesOf([0])[0]!.phrases).toEqual(["pod keeps restarting"]);
+    expect(lexical.keywords(query("my pod is fine")).matchesOf([0])).toEqual([{ keywords: [], phrases: [] }]);
     const commit = lexical.keywords(query("please write the message for this commit"));
-    expect(commit.of(1)).toEqual({ keywords: ["commit"], phrases: ["write a commit message"] });
+    expect(commit.matchesOf([1])).toEqual([{ keywords: ["commit"], phrases: ["write a commit message"] }]);
     // A phrase counts twice.
     expect([...commit.counts]).toEqual([3]);
   });
@@ -94,9 +97,9 @@ describe("BM25F tables", () => {
       const theirs = winkScores(sources, text);
       expect([...ours.skills].sort((a, b) => a - b)).toEqual([...theirs.keys()].sort((a, b) => a - b));
       for (const [index, score] of theirs) expect(ours.scores[ours.skills.indexOf(index)]).toBeCloseTo(score, 4);
-      // One skill's score, summed again from the postings, is the very same number.
-      ours.skills.forEach((skill, at) => expect(ours.of(skill)).toBe(ours.scores[at]));
-      expect(ours.of(sources.length + 5)).toBe(0);
+      // The scores of skills asked for, in the order asked: the very numbers found, and 0 for a skill sharing no term.
+      const asked = [...sources.keys()].reverse();
+      expect([...ours.scoresOf(asked)]).toEqual(asked.map((skill) => (ours.skills.includes(skill) ? ours.scores[ours.skills.indexOf(skill)] : 0)));
     }
   });
 });
