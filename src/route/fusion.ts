@@ -124,12 +124,25 @@ function ranks(values: number[]): number[] {
 
 /** Share of the K nearest synthetic queries (over all candidates) that belong to each candidate. */
 function knnVotes(evidence: Evidence[]): number[] {
-  const pool: { index: number; sim: number }[] = [];
-  evidence.forEach((item, index) => item.topQuerySims.forEach((sim) => pool.push({ index, sim })));
-  pool.sort((a, b) => b.sim - a.sim);
-  const nearest = pool.slice(0, KNN_DEPTH);
-  const total = nearest.reduce((sum, entry) => sum + Math.max(entry.sim, 0), 0);
+  // The K best similarities, best first, ties in candidate order: kept in order as they come, never all sorted.
+  const sims: number[] = [];
+  const owners: number[] = [];
+  evidence.forEach((item, index) => {
+    for (const sim of item.topQuerySims) {
+      // Each candidate's list is best first: once one would not be kept, none after it would.
+      if (sims.length === KNN_DEPTH && sim <= sims[KNN_DEPTH - 1]!) break;
+      let at = sims.length;
+      while (at > 0 && sims[at - 1]! < sim) at--;
+      sims.splice(at, 0, sim);
+      owners.splice(at, 0, index);
+      if (sims.length > KNN_DEPTH) {
+        sims.pop();
+        owners.pop();
+      }
+    }
+  });
+  const total = sims.reduce((sum, sim) => sum + Math.max(sim, 0), 0);
   const votes = new Array<number>(evidence.length).fill(0);
-  for (const entry of nearest) votes[entry.index]! += total > 0 ? Math.max(entry.sim, 0) / total : 0;
+  sims.forEach((sim, at) => (votes[owners[at]!]! += total > 0 ? Math.max(sim, 0) / total : 0));
   return votes;
 }

@@ -4,6 +4,7 @@ import type { KeywordMatch } from "./keyword-match.js";
 import type { LexicalIndex } from "./lexical-index.js";
 import type { RouteQuery } from "./query.js";
 import type { RouteModel } from "./route-model.js";
+import { largestValues } from "./top-k.js";
 import type { SkillText } from "./vector-cache.js";
 import type { Signals } from "../contract/route.js";
 
@@ -54,8 +55,8 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
     querySims.forEach((value, at) => {
       if (best < 0 || value > querySims[best]!) best = at;
     });
-    const sorted = [...querySims].sort((a, b) => b - a);
-    const top = sorted.slice(0, TOP_K);
+    const nearest = largestValues(querySims, KNN_DEPTH);
+    const top = nearest.slice(0, TOP_K);
     const q2qMax = top[0] ?? 0;
     let negativeBest: SkillText | undefined;
     let negativeSim = -Infinity;
@@ -82,7 +83,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
         negative: penalty,
       },
       bm25Raw: raw,
-      topQuerySims: sorted.slice(0, KNN_DEPTH),
+      topQuerySims: nearest,
       heuristicManifest: skill.heuristicManifest,
       matched,
       nearestQuery: best >= 0 ? own!.queries[best]!.position : null,

@@ -18,6 +18,19 @@ export function topByKey(keys: Int32Array, scores: Float64Array, k: number, incl
   return heap.sort((a, b) => scores[b]! - scores[a]! || keys[a]! - keys[b]!);
 }
 
+/** The k largest values, largest first: the head of a descending sort, without sorting everything. */
+export function largestValues(values: number[], k: number): number[] {
+  const kept: number[] = [];
+  for (const value of values) {
+    if (kept.length === k && !(value > kept[k - 1]!)) continue;
+    let at = kept.length;
+    while (at > 0 && kept[at - 1]! < value) at--;
+    kept.splice(at, 0, value);
+    if (kept.length > k) kept.pop();
+  }
+  return kept;
+}
+
 /** Adds an item to a heap of at most k, whose root is the worst kept. */
 function push<T>(heap: T[], item: T, k: number, worse: (a: T, b: T) => boolean): void {
   if (heap.length < k) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { topByKey, topK } from "../../src/route/top-k.js";
+import { largestValues, topByKey, topK } from "../../src/route/top-k.js";
 
 describe("top-k selection", () => {
   it("keeps the best scores, best first, ties to the lower index, whatever order they come in", () => {
@@ -21,5 +21,10 @@ describe("top-k selection", () => {
       [2, 3],
     ]);
     expect(topEntries(0)).toEqual([]);
+  });
+
+  it("keeps the k largest values, largest first, as the head of a descending sort", () => {
+    const values = [0.2, 0.9, -0.1, 0.9, 0.5, 0.7, 0.2];
+    for (const k of [0, 1, 3, 5, 7, 10]) expect(largestValues(values, k)).toEqual([...values].sort((a, b) => b - a).slice(0, k));
   });
 });
