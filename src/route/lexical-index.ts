@@ -45,6 +45,9 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
   // Query terms each entry holds, zeroed again after every query (an entry has at most 255 terms).
   const entryHits = new Uint8Array(entryKind.length);
   const seen = new Uint8Array(skillCount);
+  // The skills a search touches and the entries a keyword search touches, listed in place: no array grows per query.
+  const touchedSkills = new Int32Array(skillCount);
+  const touchedEntries = new Int32Array(entryKind.length);
   // Position + 1 of each skill a scoresOf or matchesOf call asks about, zeroed again before the call returns.
   const askedAt = new Int32Array(skillCount);
   /** Calls `found` with each position in `keys` whose skill is one of `skills` (distinct), and that skill's position in `skills`. */
@@ -59,24 +62,25 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
   const search = (terms: string[]): Bm25Scores => {
     // Every occurrence counts, as wink-bm25 sums a repeated query term again.
     const termIds = terms.map((term) => find(indexTerms, term)).filter((id) => id >= 0);
-    const touched: number[] = [];
+    let touched = 0;
     for (const id of termIds) {
       for (let at = offsets[id]!; at < offsets[id + 1]!; at++) {
         const skill = postingSkills[at]!;
         if (seen[skill] === 0) {
           seen[skill] = 1;
-          touched.push(skill);
+          touchedSkills[touched++] = skill;
         }
         scores[skill]! += postingScores[at]!;
       }
     }
     // Copied out in no order: a common word touches thousands of skills, and retrieval wants only the best few.
-    const found = { skills: Int32Array.from(touched), scores: new Float64Array(touched.length) };
-    touched.forEach((skill, at) => {
+    const found = { skills: touchedSkills.slice(0, touched), scores: new Float64Array(touched) };
+    for (let at = 0; at < touched; at++) {
+      const skill = found.skills[at]!;
       found.scores[at] = scores[skill]!;
       scores[skill] = 0;
       seen[skill] = 0;
-    });
+    }
     return {
       ...found,
       // Picked out of the search's own sums (one pass over the skills it touched, not a search per term and skill).
@@ -108,23 +112,24 @@ export function lexicalIndex(data: RoutingData, skillCount: number): LexicalInde
     }
   };
   const keywordHits = (terms: string[]): KeywordHits => {
-    const touched: number[] = [];
+    let touched = 0;
     const termIds = [...new Set(terms)].map((term) => find(keywordTerms, term)).filter((id) => id >= 0);
     for (const id of termIds) {
       for (let at = keywordOffsets[id]!; at < keywordOffsets[id + 1]!; at++) {
         const entry = keywordEntries[at]!;
-        if (entryHits[entry] === 0) touched.push(entry);
+        if (entryHits[entry] === 0) touchedEntries[touched++] = entry;
         entryHits[entry]!++;
       }
     }
-    // An entry hits when the query holds all of its terms.
-    const hit: number[] = [];
-    for (const entry of touched) {
-      if (entryHits[entry]! >= entryTermCount[entry]!) hit.push(entry);
+    // An entry hits when the query holds all of its terms: the hits are moved to the front of the list.
+    let hits = 0;
+    for (let at = 0; at < touched; at++) {
+      const entry = touchedEntries[at]!;
+      if (entryHits[entry]! >= entryTermCount[entry]!) touchedEntries[hits++] = entry;
       entryHits[entry] = 0;
     }
     // A typed array sorts numerically, and fast; sorted entries are grouped by skill.
-    const complete = Int32Array.from(hit).sort();
+    const complete = touchedEntries.slice(0, hits).sort();
     const skills: number[] = [];
     const counts: number[] = [];
     // Where each hit skill's entries start in `complete` (and, last, its end).
