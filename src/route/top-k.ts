@@ -4,6 +4,8 @@ export function topK(scores: Float32Array | number[], k: number, include?: (inde
   const heap: number[] = [];
   const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
   for (let index = 0; index < scores.length; index++) {
+    // Once k are kept, most scores fall below the worst of them: passed over without a call.
+    if (heap.length === k && scores[index]! < scores[heap[0]!]!) continue;
     if (include && !include(index)) continue;
     push(heap, index, k, worse);
   }
@@ -14,7 +16,11 @@ export function topK(scores: Float32Array | number[], k: number, include?: (inde
 export function topByKey(keys: Int32Array, scores: Float64Array, k: number, include?: (key: number) => boolean): number[] {
   const heap: number[] = [];
   const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && keys[a]! > keys[b]!);
-  for (let at = 0; at < keys.length; at++) if (!include || include(keys[at]!)) push(heap, at, k, worse);
+  for (let at = 0; at < keys.length; at++) {
+    // Once k are kept, most scores fall below the worst of them: passed over without a call.
+    if (heap.length === k && scores[at]! < scores[heap[0]!]!) continue;
+    if (!include || include(keys[at]!)) push(heap, at, k, worse);
+  }
   return heap.sort((a, b) => scores[b]! - scores[a]! || keys[a]! - keys[b]!);
 }
 
