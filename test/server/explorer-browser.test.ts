@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { matchedTerms } from "../../src/contract/matched-terms.js";
 import { CLI, runCli } from "../helpers/cli.js";
 
 // Debian's Chromium, driven by playwright-core; nothing here downloads a browser. CI installs it (.ci/run).
@@ -127,6 +128,18 @@ describe("the route explorer in Chromium", () => {
     expect(await body.getAttribute("open")).not.toBeNull();
     expect(await body.locator("pre").textContent()).toContain("# Debugging Kubernetes workloads");
     await screenshot("route-inject.png");
+  });
+
+  it("names each matched word once, as the CLI does (a plural beside its singular is the singular)", async () => {
+    const query = "review these slow sql queries";
+    const expected = await routeApi(query);
+    await page.fill("#query", query);
+    await page.click("#route-button");
+    await expect.poll(() => page.locator(".skill .name").first().textContent()).toBe(expected.skills[0].name);
+    const chips = await page.locator(".skill").first().locator(".matched .chip").allTextContents();
+    expect(expected.skills[0].matched.keywords).toEqual(expect.arrayContaining(["query", "queries"]));
+    expect(chips).toEqual(matchedTerms(expected.skills[0]));
+    expect(chips).not.toContain("queries");
   });
 
   it("shows none, and why, for a message no skill fits", async () => {

@@ -231,8 +231,12 @@ function renderSkill(skill, index, isSelected, scale) {
   item.append(signals);
 
   const matched = skill.matched || {};
-  // A quoted word is often both a keyword and a phrase: shown once.
-  const matchedWords = [...new Set([].concat(...Object.values(matched).filter(Array.isArray)))];
+  // A quoted word is often both a keyword and a phrase, and a plural is listed beside its singular: shown once, as
+  // src/contract/matched-terms.ts does for the CLI.
+  const terms = [...new Set([].concat(...Object.values(matched).filter(Array.isArray)))];
+  const listed = new Set(terms);
+  const singularsOf = (term) => [term.endsWith("s") ? term.slice(0, -1) : "", term.endsWith("es") ? term.slice(0, -2) : "", term.endsWith("ies") ? term.slice(0, -3) + "y" : ""];
+  const matchedWords = terms.filter((term) => !singularsOf(term).some((singular) => singular !== "" && listed.has(singular)));
   if (matchedWords.length > 0) {
     const line = el("p", "evidence matched");
     line.append(el("span", "label", "matched "));
