@@ -1,5 +1,6 @@
 import type { EvidenceFloor } from "./evidence-floor.js";
 import { KNN_DEPTH, type Evidence } from "./signals.js";
+import { largestBy } from "./top-k.js";
 
 /** Per-candidate features of the ranking model; `router fit` learns one weight per feature. */
 export const FEATURES = ["q2q_max", "q2q_topk", "q2d", "q2c", "bm25", "bm25_rel", "keywords", "phrases", "negative", "q2q_gap", "knn_vote", "q2q_rr", "bm25_rr", "q2d_rr"] as const;
@@ -124,25 +125,10 @@ function ranks(values: number[]): number[] {
 
 /** Share of the K nearest synthetic queries (over all candidates) that belong to each candidate. */
 function knnVotes(evidence: Evidence[]): number[] {
-  // The K best similarities, best first, ties in candidate order: kept in order as they come, never all sorted.
-  const sims: number[] = [];
-  const owners: number[] = [];
-  evidence.forEach((item, index) => {
-    for (const sim of item.topQuerySims) {
-      // Each candidate's list is best first: once one would not be kept, none after it would.
-      if (sims.length === KNN_DEPTH && sim <= sims[KNN_DEPTH - 1]!) break;
-      let at = sims.length;
-      while (at > 0 && sims[at - 1]! < sim) at--;
-      sims.splice(at, 0, sim);
-      owners.splice(at, 0, index);
-      if (sims.length > KNN_DEPTH) {
-        sims.pop();
-        owners.pop();
-      }
-    }
-  });
-  const total = sims.reduce((sum, sim) => sum + Math.max(sim, 0), 0);
+  const pool = evidence.flatMap((item, owner) => item.topQuerySims.map((sim) => ({ owner, sim })));
+  const nearest = largestBy(pool, KNN_DEPTH, (entry) => entry.sim);
+  const total = nearest.reduce((sum, entry) => sum + Math.max(entry.sim, 0), 0);
   const votes = new Array<number>(evidence.length).fill(0);
-  sims.forEach((sim, at) => (votes[owners[at]!]! += total > 0 ? Math.max(sim, 0) / total : 0));
+  for (const entry of nearest) votes[entry.owner]! += total > 0 ? Math.max(entry.sim, 0) / total : 0;
   return votes;
 }

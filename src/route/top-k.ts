@@ -26,12 +26,18 @@ export function topByKey(keys: Int32Array, scores: Float64Array, k: number, incl
 
 /** The k largest values, largest first: the head of a descending sort, without sorting everything. */
 export function largestValues(values: number[], k: number): number[] {
-  const kept: number[] = [];
-  for (const value of values) {
-    if (kept.length === k && !(value > kept[k - 1]!)) continue;
+  return largestBy(values, k, (value) => value);
+}
+
+/** The k items of largest value, largest first, ties in the order given: the head of a stable descending sort. */
+export function largestBy<T>(items: Iterable<T>, k: number, scoreOf: (item: T) => number): T[] {
+  const kept: T[] = [];
+  for (const item of items) {
+    const value = scoreOf(item);
+    if (kept.length === k && !(value > scoreOf(kept[k - 1]!))) continue;
     let at = kept.length;
-    while (at > 0 && kept[at - 1]! < value) at--;
-    kept.splice(at, 0, value);
+    while (at > 0 && scoreOf(kept[at - 1]!) < value) at--;
+    kept.splice(at, 0, item);
     if (kept.length > k) kept.pop();
   }
   return kept;
