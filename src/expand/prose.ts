@@ -61,8 +61,9 @@ const FENCE = /^\s*(```|~~~)/;
 function proseLines(body: string): string[] {
   let inFence = false;
   return body.split(/\r?\n/).filter((line) => {
-    if (FENCE.test(line)) inFence = !inFence;
-    return !inFence && !FENCE.test(line);
+    if (!FENCE.test(line)) return !inFence;
+    inFence = !inFence;
+    return false;
   });
 }
 
