@@ -232,7 +232,7 @@ function renderSkill(skill, index, isSelected, scale) {
 
   const matched = skill.matched || {};
   // A quoted word is often both a keyword and a phrase, and a plural is listed beside its singular: shown once, as
-  // src/contract/matched-terms.ts does for the CLI (with the expander's baseForm, which this script cannot import).
+  // src/contract/matched-terms.ts does for the CLI.
   const terms = [...new Set([].concat(...Object.values(matched).filter(Array.isArray)))];
   const listed = new Set(terms);
   const singularsOf = (term) => [term.endsWith("s") ? term.slice(0, -1) : "", term.endsWith("es") ? term.slice(0, -2) : "", term.endsWith("ies") ? term.slice(0, -3) + "y" : ""];
