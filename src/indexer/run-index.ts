@@ -44,7 +44,7 @@ export interface IndexOptions {
 
 export type IndexProgress = { stage: "read"; done: number; total: number; file: string } | { stage: "expand" | "embed" | "calibrate" | "shares"; done: number; total: number };
 
-const LISTED_INVALID = 10;
+const LISTED_PROBLEMS = 10;
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
 const EMBED_CHUNK = 64;
 const ANALYSER_VERSION_KEY = "analyser_version";
@@ -91,12 +91,10 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   });
   if (loaded.skills.length === 0 && !options.allowEmpty) {
     // The message names the files and why, since it may be all a person sees (a failed watch run, a CI log).
-    const listed = loaded.invalid
-      .slice(0, LISTED_INVALID)
-      .map((problem) => `\n  ${problem.file}: ${problem.reason}`)
-      .join("");
-    const more = loaded.invalid.length > LISTED_INVALID ? `\n  and ${loaded.invalid.length - LISTED_INVALID} more` : "";
-    const reason = loaded.invalid.length > 0 ? `all ${loaded.invalid.length} skill files found are invalid:${listed}${more}\n` : "no SKILL.md, skill.md, tool .json or .zip found. ";
+    const reason =
+      loaded.invalid.length > 0
+        ? `all ${loaded.invalid.length} skill files found are invalid:${problemLines(loaded.invalid)}\n`
+        : `no SKILL.md, skill.md, tool .json or .zip found.${loaded.warnings.length > 0 ? ` Skipped:${problemLines(loaded.warnings)}\n` : " "}`;
     throw createError("NO_SKILLS_FOUND", `No skills found under ${roots.join(", ")}: ${reason}The index was left unchanged.`, {
       invalid: loaded.invalid,
     });
@@ -213,6 +211,13 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
 }
 
 /** What made (or would make) the vectors: the embedder's own word where it has one, else its plan's ("" when neither says). */
+/** The first few problems, a line each, and how many more. */
+function problemLines(problems: SkillProblem[]): string {
+  const listed = problems.slice(0, LISTED_PROBLEMS).map((problem) => `\n  ${problem.file}: ${problem.reason}`);
+  const more = problems.length > LISTED_PROBLEMS ? `\n  and ${problems.length - LISTED_PROBLEMS} more` : "";
+  return listed.join("") + more;
+}
+
 function embedderIdentity(embedder: Embedder | undefined, plan: EmbedderPlan | undefined): EmbedderIdentity {
   const source = embedder ?? plan!;
   return { id: source.id, dimension: source.dimension, version: embedder?.version ?? plan?.version ?? "", modelFiles: embedder?.modelFiles ?? plan?.modelFiles() ?? "" };

@@ -22,8 +22,10 @@ const LISTED_FOLDERS = ["scripts", "references", "assets", "modules"];
 type EntryType = "file" | "dir" | "fifo" | "socket" | "device";
 
 /**
- * Walks a root in a stable (sorted) order. Skips hidden entries, `.disabled` entries and node_modules,
- * never follows a symlink out of the root, and never enters a folder twice (symlink loops).
+ * Walks a root in a stable (sorted) order. Skips hidden entries, `.disabled` entries and node_modules, and never
+ * enters a folder twice (symlink loops). A symlink out of the root is followed only to a skill folder or a skill or
+ * tool file: installers link each skill into an agent's folder (`.claude/skills/x -> ../../.agents/skills/x`), but
+ * any other folder out there could be anything (a home directory).
  */
 export async function discover(root: string): Promise<Discovery> {
   const absoluteRoot = path.resolve(root);
@@ -41,12 +43,12 @@ export async function discover(root: string): Promise<Discovery> {
 class Walker {
   readonly result: Discovery;
   private readonly visited = new Set<string>();
+  /** Real paths the walk may read: the root, and each skill folder a symlink leads to outside it. */
+  private readonly allowed: string[];
 
-  constructor(
-    folder: string,
-    private readonly realRoot: string,
-  ) {
+  constructor(folder: string, realRoot: string) {
     this.result = { folder, sources: [], problems: [], warnings: [] };
+    this.allowed = [realRoot];
   }
 
   async walkFolder(folder: string): Promise<void> {
@@ -88,7 +90,7 @@ class Walker {
     let dirents: Dirent[];
     try {
       real = await realpath(folder);
-      if (!isInside(this.realRoot, real)) {
+      if (!this.mayRead(real)) {
         this.result.warnings.push({ file: folder, reason: `symbolic link points outside the indexed root (${real}); not followed` });
         return undefined;
       }
@@ -109,7 +111,7 @@ class Walker {
     return entries;
   }
 
-  /** The type a symlink points at, or undefined (with a warning) when it is broken or leaves the root. */
+  /** The type a symlink points at, or undefined (with a warning) when it is broken or leaves the root for anything but a skill. */
   private async followLink(link: string): Promise<EntryType | undefined> {
     let target: string;
     try {
@@ -118,11 +120,21 @@ class Walker {
       this.result.warnings.push({ file: link, reason: "broken symbolic link; skipped" });
       return undefined;
     }
-    if (!isInside(this.realRoot, target)) {
-      this.result.warnings.push({ file: link, reason: `symbolic link points outside the indexed root (${target}); not followed` });
-      return undefined;
+    const type = entryType(await stat(target));
+    if (this.mayRead(target)) return type;
+    if (type === "dir" && (await isSkillFolder(target))) {
+      this.allowed.push(target);
+      return type;
     }
-    return entryType(await stat(target));
+    const name = path.basename(link);
+    if (type === "file" && (SKILL_FILES.includes(name) || isToolOrArchiveName(name))) return type;
+    const hint = type === "dir" ? `not a skill folder; to index the skills in it, name it: router index <root> ${target}` : "not a skill or tool file";
+    this.result.warnings.push({ file: link, reason: `symbolic link points outside the indexed root (${target}), ${hint}; not followed` });
+    return undefined;
+  }
+
+  private mayRead(real: string): boolean {
+    return this.allowed.some((folder) => isInside(folder, real));
   }
 
   private async addSkillFolder(file: string, entries: Map<string, EntryType> | undefined): Promise<void> {
@@ -163,6 +175,15 @@ function isToolOrArchiveName(name: string): boolean {
 
 function isSkippedName(name: string): boolean {
   return name.startsWith(".") || name.endsWith(".disabled") || name === "node_modules";
+}
+
+/** A folder holding a SKILL.md or skill.md file. */
+async function isSkillFolder(folder: string): Promise<boolean> {
+  for (const name of SKILL_FILES) {
+    const found = await stat(path.join(folder, name)).catch(() => undefined);
+    if (found?.isFile()) return true;
+  }
+  return false;
 }
 
 function isInside(root: string, target: string): boolean {

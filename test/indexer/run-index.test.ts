@@ -1,4 +1,4 @@
-import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyserVersion } from "../../src/indexer/analyser-version.js";
@@ -84,6 +84,13 @@ describe("runIndex", () => {
     await expect(runIndex({ paths: [broken], db })).rejects.toMatchObject({
       code: "NO_SKILLS_FOUND",
       message: expect.stringMatching(/all 1 skill files found are invalid:\n {2}.*tools\.json: .+\nThe index was left unchanged\./),
+    });
+    // Nor does a folder whose only entries were skipped leave the person guessing why.
+    const linksOut = tempDir();
+    symlinkSync(tempDir(), path.join(linksOut, "elsewhere"));
+    await expect(runIndex({ paths: [linksOut], db })).rejects.toMatchObject({
+      code: "NO_SKILLS_FOUND",
+      message: expect.stringMatching(/found\. Skipped:\n {2}.*elsewhere: symbolic link points outside the indexed root .+\nThe index was left unchanged\./),
     });
 
     const emptied = await runIndex({ paths: [empty], db, allowEmpty: true });

@@ -43,23 +43,51 @@ describe("loadSkills", () => {
     expect(names(await loadSkills([root]))).toEqual(["kept"]);
   });
 
-  it("never follows a symlink out of the root, and survives symlink loops", async () => {
+  it("follows a symlink out of the root only to a skill, and survives symlink loops", async () => {
     const outside = tempDir();
-    writeAgentSkill(outside, "secret");
+    writeAgentSkill(outside, "linked", { files: { "scripts/run.sh": "echo" } });
+    writeAgentSkill(path.join(outside, "collection"), "in-collection");
+    writeFile(path.join(outside, "notes.md"), "not a skill");
     const root = tempDir();
     writeAgentSkill(root, "inside");
-    symlinkSync(path.join(outside, "secret"), path.join(root, "linked-out"));
+    // how skills.sh installs a skill: a link in the agent's folder to the shared copy
+    symlinkSync(path.join(outside, "linked"), path.join(root, "linked-out"));
+    symlinkSync(path.join(outside, "collection"), path.join(root, "collection-out"));
+    symlinkSync(path.join(outside, "notes.md"), path.join(root, "notes.md"));
     symlinkSync(root, path.join(root, "loop"));
     symlinkSync(path.join(root, "inside"), path.join(root, "alias"));
     writeAgentSkill(root, "with-link", { files: { "scripts/ok.sh": "" } });
     symlinkSync(outside, path.join(root, "with-link", "references"));
 
     const result = await loadSkills([root]);
-    expect(names(result)).toEqual(["inside", "with-link"]);
-    expect(result.warnings.map((warning) => warning.file)).toEqual(expect.arrayContaining([path.join(root, "linked-out"), path.join(root, "with-link", "references")]));
+    expect(names(result)).toEqual(["inside", "linked", "with-link"]);
+    const linked = result.skills.find((skill) => skill.name === "linked")!;
+    expect(linked.relativePath).toBe("linked-out/SKILL.md");
+    expect(linked.metadata.supportingFiles).toEqual(["scripts/run.sh"]);
+    // a folder of skills out of the root is not walked: the warning says how to index it
+    expect(result.warnings).toEqual(
+      expect.arrayContaining([
+        {
+          file: path.join(root, "collection-out"),
+          reason: `symbolic link points outside the indexed root (${path.join(outside, "collection")}), not a skill folder; to index the skills in it, name it: router index <root> ${path.join(outside, "collection")}; not followed`,
+        },
+        { file: path.join(root, "with-link", "references"), reason: expect.stringContaining("not a skill folder") },
+      ]),
+    );
     // the alias and the loop point inside the root at folders already read: each skill is read once
     expect(result.warnings.filter((warning) => warning.reason.startsWith("duplicate"))).toEqual([]);
     expect(result.skills.find((skill) => skill.name === "with-link")!.metadata.supportingFiles).toEqual(["scripts/ok.sh"]);
+  });
+
+  it("follows a linked SKILL.md or tool file out of the root, whatever the target is called", async () => {
+    const outside = tempDir();
+    writeFile(path.join(outside, "draft.md"), "---\nname: drafted\ndescription: Drafts release notes from merged pull requests.\n---\nBody\n");
+    writeFile(path.join(outside, "api.json"), JSON.stringify([{ type: "function", function: { name: "lookup", description: "Look things up", parameters: {} } }]));
+    const root = tempDir();
+    mkdirSync(path.join(root, "drafted"));
+    symlinkSync(path.join(outside, "draft.md"), path.join(root, "drafted", "SKILL.md"));
+    symlinkSync(path.join(outside, "api.json"), path.join(root, "tools.json"));
+    expect(names(await loadSkills([root]))).toEqual(["drafted", "lookup"]);
   });
 
   it("reports binary and huge files and goes on", async () => {
