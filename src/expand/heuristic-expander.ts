@@ -6,7 +6,7 @@ import { baseForm, cjkCharacters, contentWords, isContentWord, textWords, unique
 import { toolParameters, type ToolParameter } from "./tool-parameters.js";
 
 /** Stored in the index: a new version makes the next `router index` expand every skill again. */
-export const HEURISTIC_VERSION = "5";
+export const HEURISTIC_VERSION = "6";
 
 const MAX_QUERIES = 20;
 const MAX_KEYWORDS = 20;
@@ -64,7 +64,7 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
 
   const negativeSentences = sentences.filter((sentence) => (NOT_FOR.test(sentence) && !USE_WHEN.test(sentence.split(NOT_FOR)[0] ?? "")) || REFERRAL.test(sentence));
   const positiveSentences = sentences.filter((sentence) => !negativeSentences.includes(sentence));
-  const bodySentences = sections.flatMap((section) => section.items.flatMap(splitSentences));
+  const bodySentences = sections.flatMap((section) => section.items.flatMap((item) => splitSentences(item.text)));
   const bodyTriggers = bodySentences.filter((sentence) => !opensOrClosesQuote(sentence)).flatMap((sentence) => clauseAfter(BODY_USE_WHEN, sentence));
   const useWhen = uniqueTexts([...positiveSentences.flatMap((sentence) => clauseAfter(USE_WHEN, sentence)), ...bodyTriggers, ...triggerItems(sections)]);
   const referredAway = negativeSentences.flatMap((sentence) => REFERRAL.exec(sentence)?.[1] ?? []);
@@ -147,24 +147,49 @@ function clauseAfter(pattern: RegExp, sentence: string): string[] {
   return textWords(positive) >= 2 ? [positive] : [];
 }
 
-/** The items of "when to use" sections (not "when not to use"), sentence by sentence, without their exclusions. */
+/**
+ * The items of "when to use" sections (not "when not to use") and of lists labelled so in any section ("**Use this
+ * skill when:**"), sentence by sentence, without their exclusions.
+ */
 function triggerItems(sections: MarkdownSection[]): string[] {
   return sections
-    .filter((section) => USE_WHEN_HEADING.test(section.heading) && !NOT_FOR_HEADING.test(section.heading))
-    .flatMap((section) => section.items.flatMap(splitSentences))
+    .flatMap((section) =>
+      USE_WHEN_HEADING.test(section.heading) && !NOT_FOR_HEADING.test(section.heading)
+        ? section.items.filter((item) => !isExclusionLabel(item.label))
+        : section.items.filter((item) => isTriggerLabel(item.label)),
+    )
+    .flatMap((item) => splitSentences(item.text))
     .filter((item) => !NOT_FOR.test(item) && textWords(item) >= 2);
 }
 
+// A label over a list of triggers anywhere in the body names the skill ("Use this skill when", "This skill should be
+// used when"): "Common use cases:" in a section on closures lists uses of closures.
+const TRIGGER_LABEL = /\b(?:(?:use|activate|apply|invoke) this skill|should be used) (?:when|for|if|to)\b/i;
+
+function isTriggerLabel(label: string | undefined): boolean {
+  return label !== undefined && !isExclusionLabel(label) && TRIGGER_LABEL.test(label);
+}
+
 /**
- * What a "when not to use" or "anti-patterns" section excludes: each item's first sentence, and of an item that
- * explains itself ("Detailed long-term planning - you'll abandon it"), the part before the dash.
+ * What a "when not to use" or "anti-patterns" section, or a list labelled so in any section ("**Don't use when:**"),
+ * excludes: each item's first sentence, and of an item that explains itself ("Detailed long-term planning - you'll
+ * abandon it"), the part before the dash.
  */
 function exclusionItems(sections: MarkdownSection[]): string[] {
   return sections
-    .filter((section) => NOT_FOR_HEADING.test(section.heading))
-    .flatMap((section) => section.items.map((item) => splitSentences(item)[0] ?? ""))
+    .flatMap((section) => (NOT_FOR_HEADING.test(section.heading) ? section.items : section.items.filter((item) => isExclusionLabel(item.label))))
+    .map((item) => splitSentences(item.text)[0] ?? "")
     .map((item) => item.split(/\s[-–—]\s/)[0]!.trim())
     .filter((item) => textWords(item) >= 2);
+}
+
+// Labels of a list of what the skill is not for: "Don't use when", "NOT for", "Exceptions", "Skip for", "Use X
+// instead for". A bare "Do not use:" or "Avoid:" in a body heads advice on the work ("Do not use abbreviations:").
+const EXCLUSION_LABEL =
+  /^(?:exceptions?|(?:do not|don't|never) (?:use|activate|invoke|apply|trigger) (?:this skill |this |it )?(?:when|for|if|to)|(?:is )?not (?:for|suitable for|intended for|meant for)|when not to use|skip (?:this skill |this |it )?(?:when|for|if)|use .+ instead)\b/i;
+
+function isExclusionLabel(label: string | undefined): boolean {
+  return label !== undefined && EXCLUSION_LABEL.test(label);
 }
 
 /** Headings that name a topic of this skill (not "Overview", "Examples", or the skill's own name). */

@@ -51,8 +51,14 @@ export interface MarkdownSection {
   heading: string;
   /** Heading level, 1 to 6. */
   level: number;
-  /** List items and paragraphs under the heading, up to the next heading; code blocks left out. */
-  items: string[];
+  /** List items and paragraphs under the heading, up to the next heading; code blocks and labels left out. */
+  items: SectionItem[];
+}
+
+export interface SectionItem {
+  text: string;
+  /** The label line a list item is listed under ("Don't use when" in "**Don't use when:**" then a list). */
+  label?: string;
 }
 
 const FENCE = /^\s*(```|~~~)/;
@@ -74,20 +80,38 @@ export function proseOf(body: string): string {
     .replace(/\bhttps?:\/\/\S+/g, " ");
 }
 
+// A short line that ends in a colon introduces the list after it: "**Exceptions (ask your human partner):**".
+const LABEL = /^(.{1,80}?)\s*[:：]$/;
+const MAX_LABEL_WORDS = 8;
+
 /** The sections of a markdown body, in order; fenced code blocks are skipped. */
 export function markdownSections(body: string): MarkdownSection[] {
   const sections: MarkdownSection[] = [];
   let current: MarkdownSection | undefined;
+  // The label in force, and where it stands among the items while no list item has followed it.
+  let label: { text: string; at?: number } | undefined;
   for (const line of proseLines(body)) {
     const heading = /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
     if (heading) {
       current = { heading: stripInlineMarkdown(heading[2]!).trim(), level: heading[1]!.length, items: [] };
       sections.push(current);
+      label = undefined;
       continue;
     }
+    if (!current || line.trim() === "" || line.trimStart().startsWith("|")) continue;
     const item = /^\s*(?:[-*+]|\d+[.)])\s+(.+)$/.exec(line);
-    if (current && item) current.items.push(stripInlineMarkdown(item[1]!).trim());
-    else if (current && line.trim() !== "" && !line.trimStart().startsWith("|")) current.items.push(stripInlineMarkdown(line).trim());
+    if (item) {
+      // A label that heads a list is the list's name, not an item ("**Quick preview:**" over a code block stays one).
+      if (label?.at !== undefined) current.items.splice(label.at, 1);
+      if (label) label.at = undefined;
+      current.items.push({ text: stripInlineMarkdown(item[1]!).trim(), ...(label ? { label: label.text } : {}) });
+      continue;
+    }
+    const text = stripInlineMarkdown(line).trim();
+    const labelled = LABEL.exec(text);
+    // Any other paragraph line ends the labelled list.
+    label = labelled && labelled[1]!.split(/\s+/).length <= MAX_LABEL_WORDS ? { text: labelled[1]!, at: current.items.length } : undefined;
+    current.items.push({ text });
   }
   return sections;
 }

@@ -165,6 +165,42 @@ describe("heuristic expander", () => {
     expect(manifest.keywords.filter((word) => /critical|always|soul|yyyy|post|https|example|abc123|v2/.test(word))).toEqual([]);
   });
 
+  it("reads a labelled list by its label: exceptions and don't-use lists are exclusions, use-this-skill lists are triggers", () => {
+    const manifest = heuristicManifest({
+      ...k8sDebug,
+      name: "test-driven-development",
+      description: "Use when implementing any feature or bugfix, before writing implementation code",
+      body: [
+        "## When to Use",
+        "**Always:**",
+        "- New features",
+        "- Behavior changes",
+        "",
+        "**Exceptions (ask your human partner):**",
+        "- Throwaway prototypes",
+        "- Generated code",
+        "## Overview",
+        "Use this skill when:",
+        "- reviewing a pull request for missing tests",
+        "Do not activate this skill for:",
+        "- Configuration files only",
+        "## Common Use Cases",
+        "**Quick file preview:**",
+        "```sh",
+        "bat README.md",
+        "```",
+        "## Closures",
+        "**Common use cases:**",
+        "- Data privacy with closures",
+      ].join("\n"),
+    });
+    expect(manifest.queries).toEqual(expect.arrayContaining(["New features", "Behavior changes", "reviewing a pull request for missing tests", "Quick file preview"]));
+    expect(manifest.negatives).toEqual(["Throwaway prototypes", "Generated code", "Configuration files only"]);
+    // A label over a list names it (one over a code block is all the text there, so it stays), and "Common use cases" in
+    // a section on closures lists uses of closures.
+    expect(manifest.queries.filter((query) => /always|exceptions|use this skill|activate|closures/i.test(query))).toEqual([]);
+  });
+
   it('reads "不要求" (does not require) as no exclusion', () => {
     const manifest = heuristicManifest({ ...k8sDebug, name: "disk-audit", description: "审计 Windows 系统盘的空间占用。不要求填写固定字段，默认只读。", body: "" });
     expect(manifest.negatives).toEqual([]);
