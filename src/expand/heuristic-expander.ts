@@ -107,10 +107,21 @@ function unquotedItems(clause: string): string[] {
 function clauseRequests(clause: string): string[] {
   const quoted = quotedPhrases(clause);
   if (quoted.length === 0) return [clause, ...splitList(clause).filter(isQueryLike)];
+  const unquoted = quoted.reduce((rest, phrase) => rest.replace(phrase, ""), clause);
   // '"check pod logs", "restart a deployment"' says nothing beyond its quotes.
-  const rest = quoted.reduce((text, phrase) => text.replace(phrase, ""), clause);
-  return /\p{L}/u.test(rest.replace(/\b(?:or|and)\b/gi, "")) ? [clause] : [];
+  if (!/\p{L}/u.test(unquoted.replace(/\b(?:or|and)\b/gi, ""))) return [];
+  // '"check pod logs", "restart a deployment", or mentions pod health' adds the request after its list.
+  const listTail = LIST_TAIL.exec(unquoted);
+  if (quoted.length >= 2 && listTail) {
+    const tail = listTail[1]!.replace(/[\s,;.]+$/, "");
+    return isQueryLike(tail) ? [tail] : [];
+  }
+  // Quotes inside a sentence ('"CORS blocked" errors in the console') leave the sentence the request.
+  return [clause];
 }
+
+// A list of quoted requests, then ", or [when the user] mentions X": the quotes are gone, separators and X are left.
+const LIST_TAIL = /^[\s"“”'‘’,;]*(?:(?:or|and)[\s"“”'‘’,;]*)*(?:,\s*)?(?:or|and)\s+(?:(?:if|when)\s+)?(?:(?:the|a) user\s+)?(?:(?:asks?|talks?) about|mentions?|says?|types?|writes?)?\s*([^"“”]+)$/i;
 
 /** A list item long enough to stand for a request on its own ("with kubectl" is not). */
 function isQueryLike(item: string): boolean {

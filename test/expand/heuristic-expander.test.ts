@@ -132,6 +132,18 @@ describe("heuristic expander", () => {
     expect(manifest.keywords.filter((word) => /tracking|implementation|analytics|mention/.test(word))).toEqual([]);
   });
 
+  it("reads the request after a list of quoted ones, and keeps a quotation inside a sentence as the sentence", () => {
+    const manifest = heuristicManifest({
+      ...k8sDebug,
+      name: "unifi",
+      description:
+        'Query and monitor a UniFi network. Use when the user asks to "check UniFi", "list UniFi devices", or mentions UniFi monitoring/status. Also use for "CORS blocked" errors in the console.',
+      body: "",
+    });
+    expect(manifest.queries).toEqual(expect.arrayContaining(["check UniFi", "list UniFi devices", "UniFi monitoring/status", '"CORS blocked" errors in the console']));
+    expect(manifest.queries.filter((query) => query.includes('", "') || query.startsWith("mentions"))).toEqual([]);
+  });
+
   it('reads "Triggers:" lists, and apostrophes inside a double-quoted request', () => {
     const { queries } = heuristicManifest({
       ...k8sDebug,
