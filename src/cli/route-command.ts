@@ -3,6 +3,7 @@ import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K } from "../contract/limits.js";
 import type { RankedSkill, RouteResult } from "../contract/route.js";
 import { dbOption } from "./db-option.js";
 import { parseShare } from "./number-arguments.js";
+import { missingEvidence } from "../contract/missing-evidence.js";
 import { matchedTerms } from "../contract/matched-terms.js";
 
 interface RouteCommandOptions {
@@ -63,7 +64,7 @@ export function formatResult(result: RouteResult): string {
         : result.reason === "small_margin"
           ? `the top two are too close (margin < ${result.min_margin.toFixed(2)})`
           : result.reason === "no_evidence"
-            ? "no evidence beyond what this index shows for requests no skill fits"
+            ? `no evidence: ${missingEvidence(result)}`
             : (result.reason ?? "").replace(/_/g, " ");
     lines.push(`-> none (${why})`);
     if (best) lines.push(`   best was ${describe(best)}`);

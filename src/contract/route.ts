@@ -99,6 +99,15 @@ export const routeResultSchema = z
     in_scope: z.number().meta({ description: "Probability that some skill applies to the message at all." }),
     threshold: z.number().meta({ description: "The in-scope threshold the decision used." }),
     min_margin: z.number().meta({ description: "The lead over the runner-up's confidence the decision needed." }),
+    evidence_floor: z
+      .object({
+        bm25: z.number().meta({ description: "BM25 a skill with a heuristic manifest must reach (0 where this floor does not apply: allow-lists, fitted parameters)." }),
+        q2q_max: z.number().meta({ description: "Similarity to its nearest query a skill needs when no word of the message matched it." }),
+      })
+      .nullable()
+      .meta({
+        description: "The evidence the best skill had to show: what requests whose skill is absent reach on this index, measured by `router index`. Null when the index is too small to measure.",
+      }),
     warnings: z.array(z.string()),
     timing_ms: routeTimingSchema,
     index_version: z.number().int(),

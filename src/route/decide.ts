@@ -41,6 +41,13 @@ export interface DecisionOutcome {
   selected: string[];
   reason: NoneReason | null;
   threshold: number;
+  /** The evidence the best candidate was held to (BM25 0 where the lexical floor does not apply); null without a floor. */
+  evidenceFloor: AppliedFloor | null;
+}
+
+export interface AppliedFloor {
+  bm25: number;
+  q2qMax: number;
 }
 
 /**
@@ -52,17 +59,25 @@ export interface DecisionOutcome {
 export function decide(ranked: RankedCandidate[], inScope: number, params: DecisionParams, rule: DecisionRule): DecisionOutcome {
   const thresholdOf = (candidate: RankedCandidate) => rule.threshold ?? params.skillThresholds[candidate.name] ?? (candidate.heuristicManifest ? params.heuristicThreshold : params.threshold);
   const [best, runnerUp] = ranked;
-  if (!best) return { decision: "none", selected: [], reason: "no_candidates", threshold: rule.threshold ?? params.threshold };
+  const evidenceFloor = params.evidenceFloor ? appliedFloor(params.evidenceFloor, rule) : null;
+  const none = (reason: NoneReason, threshold: number): DecisionOutcome => ({ decision: "none", selected: [], reason, threshold, evidenceFloor });
+  if (!best) return none("no_candidates", rule.threshold ?? params.threshold);
   const threshold = thresholdOf(best);
-  if (params.evidenceFloor && !supported(best, params.evidenceFloor, rule)) return { decision: "none", selected: [], reason: "no_evidence", threshold };
-  if (inScope < threshold) return { decision: "none", selected: [], reason: "below_threshold", threshold };
+  if (evidenceFloor && !supported(best, evidenceFloor)) return none("no_evidence", threshold);
+  if (inScope < threshold) return none("below_threshold", threshold);
   if (rule.multi) {
     const chosen = ranked.filter((candidate) => candidate.confidence >= thresholdOf(candidate)).slice(0, rule.k);
     const selected = (chosen.length > 0 ? chosen : [best]).map((candidate) => candidate.name);
-    return { decision: "inject", selected, reason: null, threshold };
+    return { decision: "inject", selected, reason: null, threshold, evidenceFloor };
   }
-  if (runnerUp && best.confidence - runnerUp.confidence < params.minMargin) return { decision: "none", selected: [], reason: "small_margin", threshold };
-  return { decision: "inject", selected: [best.name], reason: null, threshold };
+  if (runnerUp && best.confidence - runnerUp.confidence < params.minMargin) return none("small_margin", threshold);
+  return { decision: "inject", selected: [best.name], reason: null, threshold, evidenceFloor };
+}
+
+/** The floor a request is held to: an allow-list's candidates skip the lexical floor, measured over the whole index. */
+function appliedFloor(floor: EvidenceFloor, rule: DecisionRule): AppliedFloor {
+  const bm25 = rule.restricted ? 0 : rule.otherScript ? (floor.bm25OtherScripts ?? floor.bm25) : floor.bm25;
+  return { bm25, q2qMax: floor.q2qMax };
 }
 
 /**
@@ -70,8 +85,7 @@ export function decide(ranked: RankedCandidate[], inScope: number, params: Decis
  * dense match above the floor, and for a heuristic manifest (description sentences, not user requests, so its
  * dense scores say little) BM25 at or above the lexical floor.
  */
-function supported(best: RankedCandidate, floor: EvidenceFloor, rule: DecisionRule): boolean {
+function supported(best: RankedCandidate, floor: AppliedFloor): boolean {
   if (!best.lexicalHit && best.q2qMax < floor.q2qMax) return false;
-  const lexicalFloor = rule.otherScript ? (floor.bm25OtherScripts ?? floor.bm25) : floor.bm25;
-  return !best.heuristicManifest || (rule.restricted ?? false) || best.bm25 >= lexicalFloor;
+  return !best.heuristicManifest || best.bm25 >= floor.bm25;
 }

@@ -171,7 +171,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   if (model.skills.length === 0) {
     const warnings = ["the index has no skills: run `router index <path>`"];
     const timing_ms = { embed: 0, retrieve: 0, score: 0, rerank: 0, total: 0, cached: false };
-    return { decision: "none", selected: [], skills: [], reason: "empty_index", in_scope: 0, threshold: options.threshold ?? fusion.threshold, warnings, timing_ms, ...base };
+    return { decision: "none", selected: [], skills: [], reason: "empty_index", in_scope: 0, threshold: options.threshold ?? fusion.threshold, evidence_floor: null, warnings, timing_ms, ...base };
   }
   options.signal?.throwIfAborted();
   const started = performance.now();
@@ -208,6 +208,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
     reason: outcome.reason,
     in_scope: round(scoring.inScope),
     threshold: outcome.threshold,
+    evidence_floor: outcome.evidenceFloor && { bm25: round(outcome.evidenceFloor.bm25), q2q_max: round(outcome.evidenceFloor.q2qMax) },
     warnings: [],
     timing_ms: {
       embed: round(embedded - started),

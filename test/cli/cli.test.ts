@@ -1,6 +1,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { RouteResult } from "../../src/contract/route.js";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 
@@ -76,6 +77,25 @@ describe("router CLI", () => {
     const json = JSON.parse(runCli(["route", "volcano plot of my DESeq2 results", "--db", db, "--json"]).stdout);
     expect(json.skills[0].matched).toEqual({ keywords: ["deseq2"], phrases: ["deseq2"] });
     expect(routed.stdout).toContain("matched: deseq2  like:");
+  });
+
+  it("says which figure fell short of the index's evidence floor when it abstains for want of evidence", () => {
+    const db = path.join(tempDir(), "r.db");
+    expect(runCli(["index", "data/skills", "--db", db]).status).toBe(0);
+    for (const [query, figure] of [
+      // no word in common: the nearest query's similarity against the dense floor
+      [
+        "what is the capital of France?",
+        (answer: RouteResult) =>
+          `no word of it matches ${answer.skills[0]!.name}, whose nearest query is at similarity ${answer.skills[0]!.signals.q2q_max.toFixed(2)}, under the ${answer.evidence_floor!.q2q_max.toFixed(2)}`,
+      ],
+      // a common word: BM25 against the lexical floor
+      ["test my patience", (answer: RouteResult) => `BM25 ${answer.skills[0]!.signals.bm25.toFixed(2)} for ${answer.skills[0]!.name}, under the ${answer.evidence_floor!.bm25.toFixed(2)}`],
+    ] as const) {
+      const answer = JSON.parse(runCli(["route", query, "--db", db, "--json"]).stdout) as RouteResult;
+      expect(answer.reason).toBe("no_evidence");
+      expect(runCli(["route", query, "--db", db]).stdout).toContain(`-> none (no evidence: ${figure(answer)} that requests no skill fits reach on this index)`);
+    }
   });
 
   it("explains a missing or damaged index", () => {

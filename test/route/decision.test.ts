@@ -10,7 +10,7 @@ const floor = { bm25: 0.5, q2qMax: 0.6, samples: 100, indexVersion: 1 };
 
 describe("decide", () => {
   it("injects when in scope clears the threshold and the lead clears the margin", () => {
-    expect(decide(ranked(["a", 0.7], ["b", 0.1]), 0.8, params, { k: 3 })).toEqual({ decision: "inject", selected: ["a"], reason: null, threshold: 0.6 });
+    expect(decide(ranked(["a", 0.7], ["b", 0.1]), 0.8, params, { k: 3 })).toEqual({ decision: "inject", selected: ["a"], reason: null, threshold: 0.6, evidenceFloor: null });
   });
 
   it("abstains below the threshold", () => {
@@ -47,8 +47,9 @@ describe("decide", () => {
   it("asks a heuristic manifest for BM25 at the lexical floor, except among an allow-list", () => {
     const guarded = { ...params, evidenceFloor: floor };
     const weak = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.4, lexicalHit: true, q2qMax: 0.9 }];
-    expect(decide(weak, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence" });
-    expect(decide(weak, 0.99, guarded, { k: 3, restricted: true })).toMatchObject({ decision: "inject" });
+    expect(decide(weak, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence", evidenceFloor: { bm25: 0.5, q2qMax: 0.6 } });
+    // the answer says which floor applied: none of BM25 among an allow-list
+    expect(decide(weak, 0.99, guarded, { k: 3, restricted: true })).toMatchObject({ decision: "inject", evidenceFloor: { bm25: 0, q2qMax: 0.6 } });
     expect(decide([{ ...weak[0]!, bm25: 0.5 }], 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
     expect(decide([{ ...weak[0]!, heuristicManifest: false }], 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
   });
@@ -56,7 +57,7 @@ describe("decide", () => {
   it("holds a query in a script the embedder cannot read to the floor measured on such queries", () => {
     const guarded = { ...params, evidenceFloor: { ...floor, bm25OtherScripts: 0.8 } };
     const chinese = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.7, lexicalHit: true, q2qMax: 0 }];
-    expect(decide(chinese, 0.99, guarded, { k: 3, otherScript: true })).toMatchObject({ decision: "none", reason: "no_evidence" });
+    expect(decide(chinese, 0.99, guarded, { k: 3, otherScript: true })).toMatchObject({ decision: "none", reason: "no_evidence", evidenceFloor: { bm25: 0.8 } });
     expect(decide(chinese, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
     expect(decide(chinese, 0.99, { ...params, evidenceFloor: floor }, { k: 3, otherScript: true })).toMatchObject({ decision: "inject" });
   });

@@ -148,8 +148,10 @@ describe("the route explorer in Chromium", () => {
     expect(expected.decision).toBe("none");
     await page.fill("#query", query);
     await page.press("#query", "Enter");
-    await expect.poll(() => page.textContent("#decision")).toBe(`none ${expected.reason.replace(/_/g, " ")}`);
-    expect(await page.locator("#decision .reason").textContent()).toBe(expected.reason.replace(/_/g, " "));
+    expect(expected.reason).toBe("no_evidence");
+    const floor = `(this index's floor: BM25 ${expected.evidence_floor.bm25.toFixed(2)}; similarity ${expected.evidence_floor.q2q_max.toFixed(2)} when no word matches)`;
+    await expect.poll(() => page.textContent("#decision")).toBe(`none no evidence ${floor}`);
+    expect(await page.locator("#decision .reason").textContent()).toBe("no evidence");
     expect(await page.locator(".skill.selected").count()).toBe(0);
     expect(await page.textContent("#scope")).toContain(`(threshold ${expected.threshold.toFixed(2)})`);
     await screenshot("route-none.png");

@@ -132,6 +132,7 @@ function routerAnswering() {
     in_scope: 0.9,
     threshold: 0.5,
     min_margin: 0.1,
+    evidence_floor: null,
     warnings: [],
     timing_ms: { embed: 1, retrieve: 1, score: 1, rerank: 0, total: 3, cached: false },
     index_version: 7,

@@ -6,8 +6,9 @@ export const EXPLORER_SCRIPT = String.raw`
 // The one place that knows the API's field names: when a response renames a field, change it here only.
 const FIELDS = {
   routeRequest: { query: "query", k: "k", threshold: "threshold", include: "include" },
-  route: { decision: "decision", selected: "selected", skills: "skills", reason: "reason", inScope: "in_scope", threshold: "threshold", minMargin: "min_margin", warnings: "warnings", timing: "timing_ms", indexVersion: "index_version", embedder: "embedder", reranker: "reranker" },
+  route: { decision: "decision", selected: "selected", skills: "skills", reason: "reason", inScope: "in_scope", threshold: "threshold", minMargin: "min_margin", evidenceFloor: "evidence_floor", warnings: "warnings", timing: "timing_ms", indexVersion: "index_version", embedder: "embedder", reranker: "reranker" },
   skill: { name: "name", kind: "kind", description: "description", confidence: "confidence", share: "share", tokens: "tokens", signals: "signals", matched: "matched", nearestQuery: "nearest_query", negative: "negative", body: "body" },
+  evidenceFloor: { bm25: "bm25", q2qMax: "q2q_max" },
   timing: { total: "total" },
   ready: { ready: "ready", index: "index", reranker: "reranker", error: "error" },
   index: { version: "version", skills: "skills", embedder: "embedder", fusion: "fusion" },
@@ -175,6 +176,9 @@ function renderRoute(result) {
   } else {
     decision.append(el("strong", "", result.decision));
     if (result.reason) decision.append(" ", el("span", "why reason", words(result.reason)));
+    // What requests no skill fits reach on this index: the best skill's BM25 and similarity bars are read against it.
+    const floor = read(result.evidenceFloor, "evidenceFloor");
+    if (result.reason === "no_evidence" && result.evidenceFloor) decision.append(" ", el("span", "why floor", "(this index's floor: BM25 " + fixed(floor.bm25) + "; similarity " + fixed(floor.q2qMax) + " when no word matches)"));
   }
   renderScope(result, skills);
 

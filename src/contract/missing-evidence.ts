@@ -1,0 +1,16 @@
+import type { RouteResult } from "./route.js";
+
+/**
+ * Why the best skill was not evidence enough (reason `no_evidence`), in the figures a person can check: its BM25, or
+ * its nearest query's similarity when no word matched, against the floor that requests whose skill is absent reach.
+ */
+export function missingEvidence(result: RouteResult): string {
+  const best = result.skills[0];
+  const floor = result.evidence_floor;
+  if (!best || !floor) return "nothing matches it more than requests no skill fits do";
+  const { signals } = best;
+  if (signals.bm25 === 0 && signals.keyword_hits + signals.phrase_hits === 0) {
+    return `no word of it matches ${best.name}, whose nearest query is at similarity ${signals.q2q_max.toFixed(2)}, under the ${floor.q2q_max.toFixed(2)} that requests no skill fits reach on this index`;
+  }
+  return `BM25 ${signals.bm25.toFixed(2)} for ${best.name}, under the ${floor.bm25.toFixed(2)} that requests no skill fits reach on this index`;
+}
