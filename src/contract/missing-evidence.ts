@@ -9,7 +9,7 @@ export function missingEvidence(result: RouteResult): string {
   const floor = result.evidence_floor;
   if (!best || !floor) return "nothing matches it more than requests no skill fits do";
   const { signals } = best;
-  if (signals.bm25 === 0 && signals.keyword_hits + signals.phrase_hits === 0) {
+  if (signals.bm25 === 0 && signals.keyword_hits + signals.phrase_hits === 0 && signals.q2q_max < floor.q2q_max) {
     return `no word of it matches ${best.name}, whose nearest query is at similarity ${signals.q2q_max.toFixed(2)}, under the ${floor.q2q_max.toFixed(2)} that requests no skill fits reach on this index`;
   }
   return `BM25 ${signals.bm25.toFixed(2)} for ${best.name}, under the ${floor.bm25.toFixed(2)} that requests no skill fits reach on this index`;

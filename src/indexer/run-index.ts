@@ -210,7 +210,6 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   }
 }
 
-/** What made (or would make) the vectors: the embedder's own word where it has one, else its plan's ("" when neither says). */
 /** The first few problems, a line each, and how many more. */
 function problemLines(problems: SkillProblem[]): string {
   const listed = problems.slice(0, LISTED_PROBLEMS).map((problem) => `\n  ${problem.file}: ${problem.reason}`);
@@ -218,6 +217,7 @@ function problemLines(problems: SkillProblem[]): string {
   return listed.join("") + more;
 }
 
+/** What made (or would make) the vectors: the embedder's own word where it has one, else its plan's ("" when neither says). */
 function embedderIdentity(embedder: Embedder | undefined, plan: EmbedderPlan | undefined): EmbedderIdentity {
   const source = embedder ?? plan!;
   return { id: source.id, dimension: source.dimension, version: embedder?.version ?? plan?.version ?? "", modelFiles: embedder?.modelFiles ?? plan?.modelFiles() ?? "" };

@@ -43,12 +43,12 @@ export async function discover(root: string): Promise<Discovery> {
 class Walker {
   readonly result: Discovery;
   private readonly visited = new Set<string>();
-  /** Real paths the walk may read: the root, and each skill folder a symlink leads to outside it. */
-  private readonly allowed: string[];
+  /** Real paths the walk may read below: the root, and each skill folder a symlink leads to outside it. */
+  private readonly allowed: Set<string>;
 
   constructor(folder: string, realRoot: string) {
     this.result = { folder, sources: [], problems: [], warnings: [] };
-    this.allowed = [realRoot];
+    this.allowed = new Set([realRoot]);
   }
 
   async walkFolder(folder: string): Promise<void> {
@@ -123,7 +123,7 @@ class Walker {
     const type = entryType(await stat(target));
     if (this.mayRead(target)) return type;
     if (type === "dir" && (await isSkillFolder(target))) {
-      this.allowed.push(target);
+      this.allowed.add(target);
       return type;
     }
     const name = path.basename(link);
@@ -133,8 +133,12 @@ class Walker {
     return undefined;
   }
 
+  /** Whether a real path is an allowed folder or below one (ancestors looked up: thousands of linked skills stay cheap). */
   private mayRead(real: string): boolean {
-    return this.allowed.some((folder) => isInside(folder, real));
+    for (let folder = real; ; folder = path.dirname(folder)) {
+      if (this.allowed.has(folder)) return true;
+      if (folder === path.dirname(folder)) return false;
+    }
   }
 
   private async addSkillFolder(file: string, entries: Map<string, EntryType> | undefined): Promise<void> {
@@ -184,9 +188,4 @@ async function isSkillFolder(folder: string): Promise<boolean> {
     if (found?.isFile()) return true;
   }
   return false;
-}
-
-function isInside(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
