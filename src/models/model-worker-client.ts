@@ -6,7 +6,7 @@ import { createError, RouterError, type ErrorCode } from "../errors.js";
 import type { EmbedderOptions } from "./create-embedder.js";
 import type { Embedder, RerankerLoad, RerankerOptions } from "./embedder.js";
 import { modelSettings } from "./model-settings.js";
-import type { SerialisedError, WorkerCall, WorkerJob, WorkerReply } from "./model-worker-protocol.js";
+import type { SerialisedError, WorkerCall, WorkerClose, WorkerJob, WorkerReply } from "./model-worker-protocol.js";
 
 type Ready = Extract<WorkerReply, { type: "ready" }>;
 type Result = Extract<WorkerReply, { type: "result" }>;
@@ -53,8 +53,12 @@ export async function startRerankerWorker(options: RerankerOptions = {}): Promis
   };
 }
 
+// How long a closing worker may take to finish the call it is running before it is terminated anyway.
+const CLOSE_GRACE_MS = 10_000;
+
 class ModelWorker {
   private readonly worker: Worker;
+  private readonly exited: Promise<void>;
   private readonly pending = new Map<number, { resolve: (reply: Result) => void; reject: (error: Error) => void }>();
   private readonly ready: Promise<Ready | { type: "unavailable"; reason: string }>;
   private nextId = 0;
@@ -62,6 +66,7 @@ class ModelWorker {
 
   constructor(job: WorkerJob) {
     this.worker = spawnWorker(job);
+    this.exited = new Promise((resolve) => this.worker.once("exit", () => resolve()));
     this.ready = new Promise((resolve, reject) => {
       const onStart = (reply: WorkerReply) => {
         if (reply.type === "ready" || reply.type === "unavailable") resolve(reply);
@@ -97,10 +102,19 @@ class ModelWorker {
     });
   }
 
+  /**
+   * Rejects every pending call, then lets the worker finish what it is running and stop by itself: terminating a
+   * thread inside an onnxruntime call can abort the whole process ("terminate called after throwing Napi::Error").
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.worker.terminate();
+    this.failAll(createError("MODEL_FAILED", "model worker closed"));
+    this.worker.ref();
+    this.worker.postMessage({ op: "close" } satisfies WorkerClose);
+    const stuck = setTimeout(() => void this.worker.terminate(), CLOSE_GRACE_MS);
+    await this.exited;
+    clearTimeout(stuck);
   }
 
   private settle(message: WorkerReply): void {

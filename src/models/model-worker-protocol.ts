@@ -9,6 +9,9 @@ export type WorkerCall = { op: "embed"; texts: string[] } | { op: "score"; query
 
 export type WorkerRequest = WorkerCall & { id: number };
 
+/** Asks the worker to finish the calls it is running and stop: terminating it mid-inference can abort the process. */
+export type WorkerClose = { op: "close" };
+
 export interface SerialisedError {
   code?: ErrorCode;
   message: string;
