@@ -4,7 +4,7 @@ import type { RouteResult } from "./route.js";
  * Why the best skill was not evidence enough (reason `no_evidence`), in the figures a person can check: its BM25, or
  * its nearest query's similarity when no word matched, against the floor that requests whose skill is absent reach.
  */
-export function missingEvidence(result: RouteResult): string {
+export function missingEvidence(result: Pick<RouteResult, "skills" | "evidence_floor">): string {
   const best = result.skills[0];
   const floor = result.evidence_floor;
   if (!best || !floor) return "nothing matches it more than requests no skill fits do";

@@ -1,4 +1,4 @@
-import type { RankedSkill } from "../contract/route.js";
+import type { RankedSkill, RouteResult } from "../contract/route.js";
 import type { CaseOutcome } from "./run-cases.js";
 
 export type FailureKind = "wrong_skill" | "missed" | "false_trigger";
@@ -15,6 +15,8 @@ export interface Failure {
   inScope: number;
   /** The in-scope threshold the decision used. */
   threshold: number;
+  /** The evidence the best candidate had to show (see the route answer's `evidence_floor`). */
+  evidenceFloor: RouteResult["evidence_floor"];
   /** Rank of the expected skill among the returned candidates (1 = first), or null when it was not among them. */
   expectedRank: number | null;
   /** The best candidates, best first, with signals, matched words and nearest example query. */
@@ -39,6 +41,7 @@ export function listFailures(outcomes: CaseOutcome[], shown = 3): Failure[] {
       reason: outcome.result.reason,
       inScope: outcome.result.in_scope,
       threshold: outcome.result.threshold,
+      evidenceFloor: outcome.result.evidence_floor,
       expectedRank: rank >= 0 ? rank + 1 : null,
       candidates: outcome.result.skills.slice(0, shown),
     });

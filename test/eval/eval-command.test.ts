@@ -88,6 +88,20 @@ describe("router eval", () => {
     expect(failure.candidates[0]).toHaveProperty("nearest_query");
   });
 
+  it("says which figure fell short of the evidence floor for a case missed for want of evidence", () => {
+    const examples = path.join(tempDir(), "examples.db");
+    expect(runCli(["index", "data/skills", "--db", examples]).status).toBe(0);
+    const answer = json(runCli(["eval", "data/eval/examples.json", "--db", examples, "--split", "all", "--failures", "--json"]).stdout);
+    const starved = answer["failures"].filter((failure: { reason: string | null }) => failure.reason === "no_evidence");
+    expect(starved.length).toBeGreaterThan(0);
+    const [first] = starved;
+    const printed = runCli(["eval", "data/eval/examples.json", "--db", examples, "--split", "all", "--failures"]).stdout;
+    const best = first.candidates[0];
+    expect(printed).toContain(
+      `none (no evidence: BM25 ${best.signals.bm25.toFixed(2)} for ${best.name}, under the ${first.evidenceFloor.bm25.toFixed(2)} that requests no skill fits reach on this index)`,
+    );
+  });
+
   it("scores a skill-creator trigger-eval file from one skill's point of view", () => {
     const triggers = writeTriggerEvals(tempDir());
     const result = runCli(["eval", triggers, "--skill", "pdf-extract", "--db", db, "--json"]);
