@@ -120,8 +120,10 @@ function clauseRequests(clause: string): string[] {
   return [clause];
 }
 
+// How authors say what a user types: "the user mentions X", "or says X".
+const SAYS = String.raw`(?:asks?|talks?) about|mentions?|says?|types?|writes?`;
 // A list of quoted requests, then ", or [when the user] mentions X": the quotes are gone, separators and X are left.
-const LIST_TAIL = /^[\s"“”'‘’,;]*(?:(?:or|and)[\s"“”'‘’,;]*)*(?:,\s*)?(?:or|and)\s+(?:(?:if|when)\s+)?(?:(?:the|a) user\s+)?(?:(?:asks?|talks?) about|mentions?|says?|types?|writes?)?\s*([^"“”]+)$/i;
+const LIST_TAIL = new RegExp(String.raw`^[\s"“”'‘’,;]*(?:(?:or|and)[\s"“”'‘’,;]*)*(?:,\s*)?(?:or|and)\s+(?:(?:if|when)\s+)?(?:(?:the|a) user\s+)?(?:${SAYS})?\s*([^"“”]+)$`, "i");
 
 /** A list item long enough to stand for a request on its own ("with kubectl" is not). */
 function isQueryLike(item: string): boolean {
@@ -136,7 +138,7 @@ function opensOrClosesQuote(sentence: string): boolean {
 }
 
 // "Use when the user asks to / mentions / says X": X is the request.
-const USER_SAYS = /^(?:the user|you|a user)\s+(?:(?:asks?|talks?) about|(?:asks?|wants?|needs?)(?:\s+to)?|mentions?|says?|types?|writes?)\s+/i;
+const USER_SAYS = new RegExp(String.raw`^(?:the user|you|a user)\s+(?:${SAYS}|(?:asks?|wants?|needs?)(?:\s+to)?)\s+`, "i");
 
 /** The clause after a trigger ("Use when X" -> X), split into its list items when it is a list. */
 function clauseAfter(pattern: RegExp, sentence: string): string[] {
@@ -284,12 +286,13 @@ function keepCamelCaseWhole(text: string): string {
 // A folder in it, or a markdown file: the skill's own documents (users do type "package.json" or "node.js").
 const FILE_PATH = /\/|\.mdx?$/i;
 
-// The most frequent words in capitals across the shared skill corpus that are not acronyms (MUST and NOT are stopwords).
+// The most frequent words in capitals across the shared skill corpus that are not acronyms (MUST and NOT are stopwords):
+// emphasis (CRITICAL), markers left in prose (TODO, FIXME), date patterns (YYYY) and licence names (MIT).
 const EMPHASIS = new Set("critical important mandatory required never always stop first yes ok note warning warn todo fixme yyyy mm dd hh mit bsd license arguments".split(" "));
 
 /** Acronyms (SQL, PDF), identifiers in backticks and words with digits (k8s, s3): rare words worth an exact match. */
 function technicalTerms(text: string): string[] {
-  // Not a file name (SKILL.md, SOUL.md) and not a word in capitals for emphasis or as a placeholder.
+  // Not a file name (SKILL.md, SOUL.md) and not one of those words in capitals.
   const acronyms = (text.match(/\b[A-Z][A-Z0-9]{1,9}s?\b(?!\.[a-z])/g) ?? []).filter((term) => !EMPHASIS.has(term.toLowerCase()));
   const camelCase = text.match(CAMEL_CASE) ?? [];
   const code = [...text.matchAll(/`([^`\s]{2,40})`/g)].map((match) => match[1]!).filter((span) => !FILE_PATH.test(span));

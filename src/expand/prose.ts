@@ -88,8 +88,8 @@ const MAX_LABEL_WORDS = 8;
 export function markdownSections(body: string): MarkdownSection[] {
   const sections: MarkdownSection[] = [];
   let current: MarkdownSection | undefined;
-  // The label in force, and where it stands among the items while no list item has followed it.
-  let label: { text: string; at?: number } | undefined;
+  // The label in force: its name, and its own line among the items.
+  let label: { name: string; line: SectionItem } | undefined;
   for (const line of proseLines(body)) {
     const heading = /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line);
     if (heading) {
@@ -102,16 +102,15 @@ export function markdownSections(body: string): MarkdownSection[] {
     const item = /^\s*(?:[-*+]|\d+[.)])\s+(.+)$/.exec(line);
     if (item) {
       // A label that heads a list is the list's name, not an item ("**Quick preview:**" over a code block stays one).
-      if (label?.at !== undefined) current.items.splice(label.at, 1);
-      if (label) label.at = undefined;
-      current.items.push({ text: stripInlineMarkdown(item[1]!).trim(), ...(label ? { label: label.text } : {}) });
+      if (label && current.items.at(-1) === label.line) current.items.pop();
+      current.items.push({ text: stripInlineMarkdown(item[1]!).trim(), ...(label ? { label: label.name } : {}) });
       continue;
     }
-    const text = stripInlineMarkdown(line).trim();
-    const labelled = LABEL.exec(text);
+    const paragraph: SectionItem = { text: stripInlineMarkdown(line).trim() };
+    current.items.push(paragraph);
+    const labelled = LABEL.exec(paragraph.text);
     // Any other paragraph line ends the labelled list.
-    label = labelled && labelled[1]!.split(/\s+/).length <= MAX_LABEL_WORDS ? { text: labelled[1]!, at: current.items.length } : undefined;
-    current.items.push({ text });
+    label = labelled && labelled[1]!.split(/\s+/).length <= MAX_LABEL_WORDS ? { name: labelled[1]!, line: paragraph } : undefined;
   }
   return sections;
 }

@@ -176,9 +176,11 @@ function renderRoute(result) {
   } else {
     decision.append(el("strong", "", result.decision));
     if (result.reason) decision.append(" ", el("span", "why reason", words(result.reason)));
-    // What requests no skill fits reach on this index: the best skill's BM25 and similarity bars are read against it.
-    const floor = read(result.evidenceFloor, "evidenceFloor");
-    if (result.reason === "no_evidence" && result.evidenceFloor) decision.append(" ", el("span", "why floor", "(this index's floor: BM25 " + fixed(floor.bm25) + "; similarity " + fixed(floor.q2qMax) + " when no word matches)"));
+    if (result.reason === "no_evidence" && result.evidenceFloor) {
+      // What requests no skill fits reach on this index: the best skill's BM25 and similarity bars are read against it.
+      const floor = read(result.evidenceFloor, "evidenceFloor");
+      decision.append(" ", el("span", "why floor", "(this index's floor: BM25 " + fixed(floor.bm25) + "; similarity " + fixed(floor.q2qMax) + " when no word matches)"));
+    }
   }
   renderScope(result, skills);
 
