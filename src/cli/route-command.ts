@@ -56,7 +56,7 @@ export function formatResult(result: RouteResult): string {
   const lines: string[] = [];
   const [best, ...rest] = result.skills;
   if (result.decision === "inject") {
-    for (const name of result.selected) lines.push(`-> ${describe(result.skills.find((skill) => skill.name === name)!)}`);
+    for (const name of result.selected) lines.push(`-> ${describe(result.skills.find((skill) => skill.name === name)!)}${name === result.invoked ? "  (called by name)" : ""}`);
   } else {
     const why =
       result.reason === "below_threshold"

@@ -108,6 +108,10 @@ export const routeResultSchema = z
       .meta({
         description: "The evidence the best skill had to show: what requests whose skill is absent reach on this index, measured by `router index`. Null when the index is too small to measure.",
       }),
+    invoked: z.string().nullable().meta({
+      description:
+        "The skill the message calls by name, as agents let users do: `$name` anywhere or `/name` at its start. It ranks first and is injected whatever its scores. Null when no indexed skill is named.",
+    }),
     warnings: z.array(z.string()),
     timing_ms: routeTimingSchema,
     index_version: z.number().int(),

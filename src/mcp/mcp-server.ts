@@ -6,7 +6,7 @@ import type { SkillSource } from "./skill-source.js";
 import { findSkillText, readSkillText, similarNames } from "./tool-text.js";
 
 // find_skill answers a route result without what only a person tuning the router reads (shares, signals, timing).
-const findSkillOutput = routeResultSchema.pick({ decision: true, selected: true, reason: true, in_scope: true, threshold: true }).extend({
+const findSkillOutput = routeResultSchema.pick({ decision: true, selected: true, reason: true, in_scope: true, threshold: true, invoked: true }).extend({
   skills: z
     .array(rankedSkillSchema.pick({ name: true, kind: true, description: true, confidence: true, tokens: true, matched: true, nearest_query: true, negative: true }))
     .describe("Ranked candidates, best first"),
@@ -45,7 +45,15 @@ export function createMcpServer(source: SkillSource, version: string): McpServer
         nearest_query,
         negative,
       }));
-      const structuredContent = { decision: result.decision, selected: result.selected, reason: result.reason, in_scope: result.in_scope, threshold: result.threshold, skills };
+      const structuredContent = {
+        decision: result.decision,
+        selected: result.selected,
+        reason: result.reason,
+        in_scope: result.in_scope,
+        threshold: result.threshold,
+        invoked: result.invoked,
+        skills,
+      };
       return { content: [{ type: "text", text: findSkillText(result) }], structuredContent };
     },
   );

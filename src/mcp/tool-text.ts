@@ -16,7 +16,9 @@ const NONE_REASONS: Record<string, (result: RouteResult) => string> = {
 export function findSkillText(result: RouteResult): string {
   const lines =
     result.decision === "inject"
-      ? [`inject: ${result.selected.join(", ")}. Read ${result.selected.length > 1 ? "each" : "it"} with read_skill and follow its instructions.`]
+      ? [
+          `inject: ${result.selected.join(", ")}${result.invoked ? ` (the request calls ${result.invoked} by name)` : ""}. Read ${result.selected.length > 1 ? "each" : "it"} with read_skill and follow its instructions.`,
+        ]
       : [`none: no skill fits this request (${NONE_REASONS[result.reason ?? ""]?.(result) ?? result.reason}).${result.skills.length > 0 ? " Closest:" : ""}`];
   result.skills.forEach((skill, index) => lines.push(`${index + 1}. ${rankedLine(skill)}`));
   return lines.join("\n");

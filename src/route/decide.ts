@@ -27,6 +27,8 @@ export interface DecisionRule {
   restricted?: boolean;
   /** The embedder cannot read the query's script (default: it can): its own lexical floor applies. */
   otherScript?: boolean;
+  /** The best candidate is the skill the message calls by name (`$name`, `/name`): injected whatever its scores. */
+  invoked?: boolean;
 }
 
 /** A scored candidate as the decision reads it. */
@@ -54,7 +56,7 @@ export interface AppliedFloor {
  * Inject when the best candidate has evidence (see `supported`), P(some skill applies) reaches the threshold
  * (the best candidate's own, else the one for its kind of manifest) AND the best candidate's confidence leads
  * the runner-up's by the minimum margin. Multi mode injects every candidate whose confidence reaches the
- * threshold, up to k. Otherwise: none.
+ * threshold, up to k. Otherwise: none. A skill the message calls by name is injected (first, in multi mode).
  */
 export function decide(ranked: RankedCandidate[], inScope: number, params: DecisionParams, rule: DecisionRule): DecisionOutcome {
   const thresholdOf = (candidate: RankedCandidate) => rule.threshold ?? params.skillThresholds[candidate.name] ?? (candidate.heuristicManifest ? params.heuristicThreshold : params.threshold);
@@ -63,14 +65,14 @@ export function decide(ranked: RankedCandidate[], inScope: number, params: Decis
   const none = (reason: NoneReason, threshold: number): DecisionOutcome => ({ decision: "none", selected: [], reason, threshold, evidenceFloor });
   if (!best) return none("no_candidates", rule.threshold ?? params.threshold);
   const threshold = thresholdOf(best);
-  if (evidenceFloor && !supported(best, evidenceFloor)) return none("no_evidence", threshold);
-  if (inScope < threshold) return none("below_threshold", threshold);
+  if (!rule.invoked && evidenceFloor && !supported(best, evidenceFloor)) return none("no_evidence", threshold);
+  if (!rule.invoked && inScope < threshold) return none("below_threshold", threshold);
   if (rule.multi) {
-    const chosen = ranked.filter((candidate) => candidate.confidence >= thresholdOf(candidate)).slice(0, rule.k);
+    const chosen = ranked.filter((candidate) => (rule.invoked && candidate === best) || candidate.confidence >= thresholdOf(candidate)).slice(0, rule.k);
     const selected = (chosen.length > 0 ? chosen : [best]).map((candidate) => candidate.name);
     return { decision: "inject", selected, reason: null, threshold, evidenceFloor };
   }
-  if (runnerUp && best.confidence - runnerUp.confidence < params.minMargin) return none("small_margin", threshold);
+  if (!rule.invoked && runnerUp && best.confidence - runnerUp.confidence < params.minMargin) return none("small_margin", threshold);
   return { decision: "inject", selected: [best.name], reason: null, threshold, evidenceFloor };
 }
 

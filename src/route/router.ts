@@ -18,9 +18,10 @@ import { checkRequest, prepareQuery, type RouteQuery } from "./query.js";
 import { resultCache } from "./result-cache.js";
 import type { RetrieverFactory } from "./retriever.js";
 import type { RouteModel } from "./route-model.js";
-import { scoreQuery, type Scoring } from "./score.js";
+import { scoreQuery, type ScoredCandidate, type Scoring } from "./score.js";
 import type { Evidence } from "./signals.js";
 import { holdSnapshot, type Snapshot } from "./snapshot.js";
+import { invokedSkill } from "./invoked-skill.js";
 import { breakTies } from "./tie-break.js";
 import { DEFAULT_K } from "../contract/limits.js";
 import type { RouteOptions, RouteResult } from "../contract/route.js";
@@ -171,14 +172,26 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   if (model.skills.length === 0) {
     const warnings = ["the index has no skills: run `router index <path>`"];
     const timing_ms = { embed: 0, retrieve: 0, score: 0, rerank: 0, total: 0, cached: false };
-    return { decision: "none", selected: [], skills: [], reason: "empty_index", in_scope: 0, threshold: options.threshold ?? fusion.threshold, evidence_floor: null, warnings, timing_ms, ...base };
+    return {
+      decision: "none",
+      selected: [],
+      skills: [],
+      reason: "empty_index",
+      in_scope: 0,
+      threshold: options.threshold ?? fusion.threshold,
+      evidence_floor: null,
+      invoked: null,
+      warnings,
+      timing_ms,
+      ...base,
+    };
   }
   options.signal?.throwIfAborted();
   const started = performance.now();
   const query = await prepareQuery(encoder, text, options.context, options.signal);
   options.signal?.throwIfAborted();
   const embedded = performance.now();
-  const { candidates, eligible } = candidatesOf(snapshot, query, perRetriever, options);
+  const { candidates, eligible, invoked } = candidatesOf(snapshot, query, perRetriever, options);
   const retrieved = performance.now();
   const scoring: Scoring = scoreQuery(snapshot, query, candidates, eligible);
   const scored = performance.now();
@@ -188,6 +201,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
     options.signal?.throwIfAborted();
   }
   const reranked = performance.now();
+  if (invoked !== undefined) scoring.ranked = calledFirst(scoring.ranked, invoked);
   const outcome = decide(
     scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence)),
     scoring.inScope,
@@ -196,6 +210,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
       k,
       restricted: options.skills !== undefined,
       otherScript: !query.readable,
+      invoked: invoked !== undefined,
       ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
       ...(options.multi !== undefined ? { multi: options.multi } : {}),
     },
@@ -209,6 +224,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
     in_scope: round(scoring.inScope),
     threshold: outcome.threshold,
     evidence_floor: outcome.evidenceFloor && { bm25: round(outcome.evidenceFloor.bm25), q2q_max: round(outcome.evidenceFloor.q2qMax) },
+    invoked: invoked !== undefined ? model.skills[invoked]!.name : null,
     warnings: [],
     timing_ms: {
       embed: round(embedded - started),
@@ -238,15 +254,25 @@ export function scoredCandidates(snapshot: Snapshot, query: RouteQuery, perRetri
 }
 
 /**
- * What to score: the retrievers' candidates, and with an allow-list, the allowed ones among the whole index's best as
- * context (only the allowed are `eligible`), so that a few allowed skills are measured against what else fits.
+ * What to score: the retrievers' candidates and the skill the message calls by name, and with an allow-list, the
+ * allowed ones among the whole index's best as context (only the allowed are `eligible`), so that a few allowed
+ * skills are measured against what else fits.
  */
-function candidatesOf(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): { candidates: number[]; eligible?: (skill: number) => boolean } {
+function candidatesOf(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): { candidates: number[]; eligible?: (skill: number) => boolean; invoked?: number } {
   const { allowed, notExcluded } = skillFilters(snapshot.model, options);
-  const candidates = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
-  if (!options.skills) return { candidates };
+  const invoked = invokedSkill(query.text, snapshot.model.byName, allowed);
+  const found = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
+  const candidates = invoked === undefined || found.includes(invoked) ? found : [...found, invoked];
+  const called = invoked === undefined ? {} : { invoked };
+  if (!options.skills) return { candidates, ...called };
   const context = gatherCandidates(snapshot.retrievers, query, perRetriever, notExcluded);
-  return { candidates: [...new Set([...candidates, ...context])], eligible: allowed };
+  return { candidates: [...new Set([...candidates, ...context])], eligible: allowed, ...called };
+}
+
+/** The skill the message called by name ranks first, whatever its scores; the rest keep their order. */
+function calledFirst(ranked: ScoredCandidate[], invoked: number): ScoredCandidate[] {
+  const called = ranked.find((item) => item.evidence.skill === invoked);
+  return called ? [called, ...ranked.filter((item) => item !== called)] : ranked;
 }
 
 /** The request's `skills` and `exclude` as filters (undefined: every skill passes), their names checked once. */

@@ -98,6 +98,15 @@ describe("router CLI", () => {
     }
   });
 
+  it("says when the message called the injected skill by name", () => {
+    const root = tempDir();
+    const db = path.join(tempDir(), "r.db");
+    writeAgentSkill(root, "savepoint", { description: "Save the session's state for a fresh agent to continue. Use when the context is nearly full.", body: "# Savepoint\n" });
+    writeAgentSkill(root, "release-notes", { description: "Draft release notes from merged pull requests. Use when preparing a release.", body: "# Release notes\n" });
+    expect(runCli(["index", root, "--db", db]).status).toBe(0);
+    expect(runCli(["route", "/savepoint what is the capital of France?", "--db", db]).stdout).toMatch(/^-> savepoint \d\.\d\d .*\+\d+ tokens {2}\(called by name\)\n/);
+  });
+
   it("explains a missing or damaged index", () => {
     const dir = tempDir();
     const missing = runCli(["skills", "--db", path.join(dir, "none.db")]);

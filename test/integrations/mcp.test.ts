@@ -68,6 +68,12 @@ describe("router mcp over stdio", () => {
     expect(result.content[0]!.text).toMatch(/^inject: k8s-debug\. Read it with read_skill.*\n1\. k8s-debug \[skill\] confidence [01]\.\d\d: Debug failing Kubernetes pods/);
   });
 
+  it("find_skill says when the request calls the skill by name", async () => {
+    const result = await call(client, "find_skill", { query: "$k8s-debug what is the capital of France?" });
+    expect(result.structuredContent).toMatchObject({ decision: "inject", selected: ["k8s-debug"], invoked: "k8s-debug" });
+    expect(result.content[0]!.text).toMatch(/^inject: k8s-debug \(the request calls k8s-debug by name\)\. Read it with read_skill/);
+  });
+
   it("find_skill says none, and why, for a request no skill fits", async () => {
     const result = await call(client, "find_skill", { query: "what is the capital of France?" });
     expect(result.structuredContent).toMatchObject({ decision: "none", selected: [], reason: "below_threshold" });

@@ -36,6 +36,14 @@ describe("decide", () => {
     expect(decide(many, 0.95, params, { k: 5, multi: true, threshold: 0.4 }).selected).toEqual(["a", "b", "c"]);
   });
 
+  it("injects a skill the message calls by name past the floor, the threshold and the margin, and first in multi mode", () => {
+    const guarded = { ...params, evidenceFloor: floor };
+    const called = [{ name: "a", confidence: 0.05, heuristicManifest: true, bm25: 0, lexicalHit: false, q2qMax: 0.1 }, ...ranked(["b", 0.5], ["c", 0.45])];
+    expect(decide(called, 0.1, guarded, { k: 3, invoked: true })).toMatchObject({ decision: "inject", selected: ["a"], reason: null });
+    expect(decide(called, 0.1, guarded, { k: 3, invoked: true, multi: true, threshold: 0.4 }).selected).toEqual(["a", "b", "c"]);
+    expect(decide(called, 0.1, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence" });
+  });
+
   it("abstains with no lexical hit and a dense match below the floor, whatever the in-scope probability", () => {
     const guarded = { ...params, evidenceFloor: floor };
     const unsupported = [{ name: "a", confidence: 0.9, heuristicManifest: false, bm25: 0, lexicalHit: false, q2qMax: 0.55 }];

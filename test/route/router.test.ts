@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { createQueryEncoder, type QueryEncoder } from "../../src/models/query-encoder.js";
 import { createRouter, type Router } from "../../src/route/router.js";
+import type { RouteOptions } from "../../src/contract/route.js";
 import { tempDir, writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 
@@ -112,6 +113,31 @@ describe("router.route", () => {
     const result = await router.route("write a commit message, and also debug my crashing kubernetes pod", { multi: true, k: 3, threshold: 0.05 });
     expect(result.decision).toBe("inject");
     expect(result.selected).toEqual(expect.arrayContaining(["git-commit-messages", "k8s-debug"]));
+  });
+
+  it("injects the skill a message calls by name, whatever its scores, unless the allow-list or exclude says no", async () => {
+    // A joke about penguins fits nothing; calling a skill by name ($name anywhere, /name first) injects it anyway.
+    for (const query of ["$pdf-extract tell me a joke about penguins", "/pdf-extract tell me a joke about penguins", "Use $PDF-extract. Tell me a joke about penguins"]) {
+      const result = await router.route(query);
+      expect([result.decision, result.selected, result.invoked, result.skills[0]!.name]).toEqual(["inject", ["pdf-extract"], "pdf-extract", "pdf-extract"]);
+    }
+    // Calling the runner-up puts it first; in multi mode it leads the others.
+    const called = await router.route("my pod keeps restarting, $sql-query-review");
+    expect([called.selected, called.skills.map((skill) => skill.name).slice(0, 2)]).toEqual([["sql-query-review"], ["sql-query-review", "k8s-debug"]]);
+    const multi = await router.route("write a commit message, and also debug my crashing kubernetes pod $pdf-extract", { multi: true, k: 3, threshold: 0.05 });
+    expect(multi.selected[0]).toBe("pdf-extract");
+    // Not a call (the message is routed on its words as usual): a name no skill has, a slash inside the message.
+    for (const query of ["$penguin-jokes tell me a joke about penguins", "tell me a joke about /pdf-extract penguins"]) expect((await router.route(query)).invoked).toBeNull();
+    // Nor a mention the message declines, or a skill the request leaves out.
+    const declined: [string, RouteOptions][] = [
+      ["tell me a joke about penguins, don't use $pdf-extract", {}],
+      ["$pdf-extract tell me a joke about penguins", { exclude: ["pdf-extract"] }],
+      ["$pdf-extract tell me a joke about penguins", { skills: ["k8s-debug"] }],
+    ];
+    for (const [query, options] of declined) {
+      const result = await router.route(query, options);
+      expect([query, result.decision, result.invoked]).toEqual([query, "none", null]);
+    }
   });
 
   it("penalises a skill when the message is closer to one of its negatives", async () => {

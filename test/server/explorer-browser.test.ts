@@ -157,6 +157,15 @@ describe("the route explorer in Chromium", () => {
     await screenshot("route-none.png");
   });
 
+  it("says when the message called the injected skill by name", async () => {
+    const query = "$pdf-extract what is the capital of Australia";
+    expect(await routeApi(query)).toMatchObject({ decision: "inject", invoked: "pdf-extract" });
+    await page.fill("#query", query);
+    await page.press("#query", "Enter");
+    await expect.poll(() => page.textContent("#decision")).toBe("inject pdf-extract (the message calls pdf-extract by name)");
+    expect(await page.locator(".skill.selected .name").textContent()).toBe("pdf-extract");
+  });
+
   it("runs an eval set against the live router and shows accuracy, abstention, the confusions and the reliability diagram", async () => {
     const file = "data/eval/examples.json";
     const response = await fetch(`${url}/eval?split=all`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${API_KEY}` }, body: readFileSync(file, "utf8") });

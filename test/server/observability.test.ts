@@ -133,6 +133,7 @@ function routerAnswering() {
     threshold: 0.5,
     min_margin: 0.1,
     evidence_floor: null,
+    invoked: null,
     warnings: [],
     timing_ms: { embed: 1, retrieve: 1, score: 1, rerank: 0, total: 3, cached: false },
     index_version: 7,

@@ -6,7 +6,7 @@ export const EXPLORER_SCRIPT = String.raw`
 // The one place that knows the API's field names: when a response renames a field, change it here only.
 const FIELDS = {
   routeRequest: { query: "query", k: "k", threshold: "threshold", include: "include" },
-  route: { decision: "decision", selected: "selected", skills: "skills", reason: "reason", inScope: "in_scope", threshold: "threshold", minMargin: "min_margin", evidenceFloor: "evidence_floor", warnings: "warnings", timing: "timing_ms", indexVersion: "index_version", embedder: "embedder", reranker: "reranker" },
+  route: { decision: "decision", selected: "selected", skills: "skills", reason: "reason", inScope: "in_scope", threshold: "threshold", minMargin: "min_margin", evidenceFloor: "evidence_floor", invoked: "invoked", warnings: "warnings", timing: "timing_ms", indexVersion: "index_version", embedder: "embedder", reranker: "reranker" },
   skill: { name: "name", kind: "kind", description: "description", confidence: "confidence", share: "share", tokens: "tokens", signals: "signals", matched: "matched", nearestQuery: "nearest_query", negative: "negative", body: "body" },
   evidenceFloor: { bm25: "bm25", q2qMax: "q2q_max" },
   timing: { total: "total" },
@@ -173,6 +173,7 @@ function renderRoute(result) {
   decision.className = "decision " + result.decision;
   if (result.decision === "inject") {
     decision.append("inject ", el("strong", "", selected.join(", ")));
+    if (result.invoked) decision.append(" ", el("span", "why invoked", "(the message calls " + result.invoked + " by name)"));
   } else {
     decision.append(el("strong", "", result.decision));
     if (result.reason) decision.append(" ", el("span", "why reason", words(result.reason)));
