@@ -44,10 +44,13 @@ export async function runClaudeCodeHook(stdin: string, client: RouterClient, set
   const result = await client.route(routableQuery(input.prompt), { ...settings.route, include: ["body"] });
   if ("error" in result) return { note: `no skill injected, ${result.reason} (${result.error.code}: ${result.error.message})`, exitCode: 0 };
   if (result.decision === "none") return { note: noSkillNote(result), exitCode: 0 };
+  // Claude Code runs a skill called as a slash command itself: injecting it too would spend its tokens twice.
+  const selected = result.invoked && input.prompt.trimStart().startsWith(`/${result.invoked}`) ? result.selected.filter((name) => name !== result.invoked) : result.selected;
+  if (selected.length === 0) return { note: `no skill injected: the prompt calls /${result.invoked}, which Claude Code loads itself`, exitCode: 0 };
 
   const locate = async (name: string) => (await client.skill(name))?.source_path;
-  const additionalContext = await skillContext(result, settings.maxChars, locate);
-  return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } }), note: `injected ${result.selected.join(", ")}`, exitCode: 0 };
+  const additionalContext = await skillContext({ ...result, selected }, settings.maxChars, locate);
+  return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } }), note: `injected ${selected.join(", ")}`, exitCode: 0 };
 }
 
 /** Why nothing was injected, in one line: on exit 0 Claude Code keeps stderr out of the conversation, and `claude --debug` or a run by hand shows it. */

@@ -58,6 +58,14 @@ describe("router-hook claude-code", () => {
     expect(result.stderr).toContain("injected k8s-debug");
   });
 
+  it("leaves a skill called as a slash command to Claude Code, which loads it itself, and injects one called as $name", async () => {
+    const slash = await runHook(hookInput("/k8s-debug my pod keeps restarting"));
+    expect([slash.code, slash.stdout]).toEqual([0, ""]);
+    expect(slash.stderr).toBe("skill-router hook: no skill injected: the prompt calls /k8s-debug, which Claude Code loads itself\n");
+    const dollar = await runHook(hookInput("$k8s-debug my pod keeps restarting"));
+    expect(JSON.parse(dollar.stdout).hookSpecificOutput.additionalContext).toContain('<skill name="k8s-debug">');
+  });
+
   it("lets a prompt no skill fits through without a word on stdout, and says why in one line on stderr", async () => {
     const result = await runHook(hookInput("what is the capital of France?"));
     expect([result.code, result.stdout]).toEqual([0, ""]);
