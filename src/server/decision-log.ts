@@ -15,6 +15,7 @@ export function decisionLine(mode: Exclude<Settings["decisionLog"], "off">, quer
     decision: result.decision,
     selected: result.selected,
     reason: result.reason,
+    invoked: result.invoked,
     in_scope: result.in_scope,
     threshold: result.threshold,
     candidates: result.skills.slice(0, LOGGED_CANDIDATES).map((skill) => ({ name: skill.name, confidence: skill.confidence, share: skill.share, signals: skill.signals })),

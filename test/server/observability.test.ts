@@ -33,7 +33,16 @@ describe("decision log", () => {
     const lines = logs.lines().filter((line) => line.event === "route" && line.request_id === "trace-42");
     expect(lines).toHaveLength(1);
     const [line] = lines;
-    expect(line).toMatchObject({ level: "info", service: "skill-router", query_sha256: sha256(query), query_chars: query.length, decision: "inject", selected: ["k8s-debug"], index_version: 1 });
+    expect(line).toMatchObject({
+      level: "info",
+      service: "skill-router",
+      query_sha256: sha256(query),
+      query_chars: query.length,
+      decision: "inject",
+      selected: ["k8s-debug"],
+      invoked: null,
+      index_version: 1,
+    });
     expect(line).not.toHaveProperty("query");
     expect(line!.latency_ms).toBeGreaterThan(0);
     expect(line!.candidates[0]).toMatchObject({ name: "k8s-debug", confidence: expect.any(Number), signals: { q2q_max: expect.any(Number), bm25: expect.any(Number) } });
