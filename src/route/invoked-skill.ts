@@ -8,8 +8,9 @@ const LEADING_SLASH = /^\s*\/([A-Za-z][\w.-]*)/;
 const TRAILING_PUNCTUATION = /[.-]+$/;
 
 /**
- * The skill a message calls by name (`$name`, or `/name` opening it), when the index has one of that name (exactly,
- * or in lowercase) that `allowed` admits. A mention inside what the message says it does not want calls nothing.
+ * The skill a message calls by name (`$name`, or `/name` opening it), when the index has one of exactly that name
+ * that `allowed` admits (exactly: "$HOME" in a pasted script calls no skill "home"). A mention inside what the message
+ * says it does not want calls nothing.
  */
 export function invokedSkill(text: string, byName: ReadonlyMap<string, number>, allowed?: (skill: number) => boolean): number | undefined {
   const wanted = withoutNegatedSpans(text);
@@ -17,7 +18,7 @@ export function invokedSkill(text: string, byName: ReadonlyMap<string, number>, 
   for (const mention of mentions) {
     if (mention === undefined) continue;
     const name = mention.replace(TRAILING_PUNCTUATION, "");
-    const skill = byName.get(name) ?? byName.get(name.toLowerCase());
+    const skill = byName.get(name);
     if (skill !== undefined && (allowed?.(skill) ?? true)) return skill;
   }
   return undefined;

@@ -117,7 +117,7 @@ describe("router.route", () => {
 
   it("injects the skill a message calls by name, whatever its scores, unless the allow-list or exclude says no", async () => {
     // A joke about penguins fits nothing; calling a skill by name ($name anywhere, /name first) injects it anyway.
-    for (const query of ["$pdf-extract tell me a joke about penguins", "/pdf-extract tell me a joke about penguins", "Use $PDF-extract. Tell me a joke about penguins"]) {
+    for (const query of ["$pdf-extract tell me a joke about penguins", "/pdf-extract tell me a joke about penguins", "Use $pdf-extract. Tell me a joke about penguins"]) {
       const result = await router.route(query);
       expect([result.decision, result.selected, result.invoked, result.skills[0]!.name]).toEqual(["inject", ["pdf-extract"], "pdf-extract", "pdf-extract"]);
     }
@@ -126,8 +126,10 @@ describe("router.route", () => {
     expect([called.selected, called.skills.map((skill) => skill.name).slice(0, 2)]).toEqual([["sql-query-review"], ["sql-query-review", "k8s-debug"]]);
     const multi = await router.route("write a commit message, and also debug my crashing kubernetes pod $pdf-extract", { multi: true, k: 3, threshold: 0.05 });
     expect(multi.selected[0]).toBe("pdf-extract");
-    // Not a call (the message is routed on its words as usual): a name no skill has, a slash inside the message.
-    for (const query of ["$penguin-jokes tell me a joke about penguins", "tell me a joke about /pdf-extract penguins"]) expect((await router.route(query)).invoked).toBeNull();
+    // Not a call (the message is routed on its words as usual): a name no skill has, one in other letter case, a slash inside the message.
+    for (const query of ["$penguin-jokes tell me a joke about penguins", "$PDF-EXTRACT tell me a joke about penguins", "tell me a joke about /pdf-extract penguins"]) {
+      expect((await router.route(query)).invoked).toBeNull();
+    }
     // Nor a mention the message declines, or a skill the request leaves out.
     const declined: [string, RouteOptions][] = [
       ["tell me a joke about penguins, don't use $pdf-extract", {}],
