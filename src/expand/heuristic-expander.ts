@@ -6,7 +6,7 @@ import { baseForm, cjkCharacters, contentWords, isContentWord, textWords, unique
 import { toolParameters, type ToolParameter } from "./tool-parameters.js";
 
 /** Stored in the index: a new version makes the next `router index` expand every skill again. */
-export const HEURISTIC_VERSION = "6";
+export const HEURISTIC_VERSION = "7";
 
 const MAX_QUERIES = 20;
 const MAX_KEYWORDS = 20;
@@ -82,7 +82,10 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
     .filter((query) => query.split(/\s+/).length <= MAX_QUERY_WORDS)
     .slice(0, MAX_QUERIES);
 
-  const phrases = uniqueTexts([...quoted, ...useWhen.flatMap(unquotedItems), ...(humanName.includes(" ") ? [humanName] : []), ...headings, ...contentBigrams(positiveSentences.join(". "))])
+  // A phrase says more than its words only with two of them: "to write" (from "to write or improve a commit message")
+  // or a heading "Format" would match every message with that one word, as a keyword does already.
+  const wordGroups = [...useWhen.flatMap(unquotedItems), ...headings].filter((phrase) => contentWords(phrase).length >= 2);
+  const phrases = uniqueTexts([...quoted, ...wordGroups, ...(humanName.includes(" ") ? [humanName] : []), ...contentBigrams(positiveSentences.join(". "))])
     .map((phrase) => phrase.toLowerCase())
     .filter((phrase) => phrase.split(/\s+/).length <= MAX_PHRASE_WORDS)
     .slice(0, MAX_PHRASES);
@@ -211,7 +214,8 @@ function topicHeadings(sections: MarkdownSection[], name: string): string[] {
   return uniqueTexts(
     sections
       .filter((section) => section.level >= 2 && section.level <= 3)
-      .map((section) => section.heading.replace(/^[\d.]+\s+/, "").replace(/[:.]+$/, ""))
+      // "2. Setup", "⚙️ Setup": numbering and emoji are no part of the topic, and hide a generic heading.
+      .map((section) => section.heading.replace(/^(?:[\d.]+\s+|[^\p{L}\p{N}]+)+/u, "").replace(/[:.]+$/, ""))
       .filter((heading) => !GENERIC_HEADING.test(heading) && !USE_WHEN_HEADING.test(heading) && !NOT_FOR_HEADING.test(heading))
       .filter((heading) => words(heading).join(" ") !== own && heading.length <= 60 && contentWords(heading).length > 0),
   );

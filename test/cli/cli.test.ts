@@ -98,6 +98,13 @@ describe("router CLI", () => {
     }
   });
 
+  it("routes nothing on one shared everyday word: 'write a poem' is no request for the commit-message skill", () => {
+    const db = path.join(tempDir(), "r.db");
+    expect(runCli(["index", "data/skills", "--db", db]).status).toBe(0);
+    const answer = JSON.parse(runCli(["route", "write a poem about the sea", "--db", db, "--json"]).stdout) as RouteResult;
+    expect([answer.decision, answer.skills[0]!.name, answer.skills[0]!.matched]).toEqual(["none", "git-commit-messages", { keywords: ["write"], phrases: [] }]);
+  });
+
   it("says when the message called the injected skill by name", () => {
     const root = tempDir();
     const db = path.join(tempDir(), "r.db");

@@ -63,6 +63,20 @@ describe("heuristic expander", () => {
     expect(manifest.queries.join("\n")).not.toMatch(/liveness/);
   });
 
+  it("keeps a phrase only when it has two words that say something; a lone word, a heading's emoji or numbering are no phrase", () => {
+    const manifest = heuristicManifest({
+      ...k8sDebug,
+      name: "git-commit-messages",
+      description: "Write clear git commit messages. Use when the user asks to commit, to write or improve a commit message.",
+      body: ["# Commit messages", "## Format", "Imperative summary.", "## ⚙️ Setup", "Install the hook.", "## 2. Staged diffs", "Read them first."].join("\n"),
+    });
+    expect(manifest.phrases).toEqual(expect.arrayContaining(["improve a commit message", "staged diffs"]));
+    expect(manifest.phrases).not.toEqual(expect.arrayContaining(["to write"]));
+    expect(manifest.phrases.filter((phrase) => /format|setup/.test(phrase))).toEqual([]);
+    // The words stay keywords: one of them in a message is one keyword hit, not a phrase hit as well.
+    expect(manifest.keywords).toEqual(expect.arrayContaining(["write", "format"]));
+  });
+
   // Shaped on Anthropic's skill-creator, whose body teaches how to write other skills' triggers.
   it("takes body triggers only where they name this skill, not from examples, quotations or topic headings", () => {
     const manifest = heuristicManifest({
