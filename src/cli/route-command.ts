@@ -21,7 +21,7 @@ interface RouteCommandOptions {
 export function routeCommand(): Command {
   return new Command("route")
     .description("route one message: which skill to inject, or none, and why")
-    .argument("<query>", "the user's message")
+    .argument("<query>", "the user's message; $name in it, or /name opening it, calls that skill (quote $name with single quotes in a shell)")
     .addOption(dbOption())
     .option("--json", "print the full result as JSON (the same shape as POST /route)")
     .addOption(new Option("-k, --k <n>", `ranked skills to show (at most ${MAX_K})`).default(DEFAULT_K).argParser(parseK))
