@@ -1,4 +1,5 @@
 import { routableQuery } from "../contract/limits.js";
+import { slashCommand } from "../contract/skill-calls.js";
 import type { RouterClient } from "../client/router-client.js";
 import type { RouteOptions, RouteResult } from "../client/types.js";
 import { skillContext } from "./skill-context.js";
@@ -45,7 +46,7 @@ export async function runClaudeCodeHook(stdin: string, client: RouterClient, set
   if ("error" in result) return { note: `no skill injected, ${result.reason} (${result.error.code}: ${result.error.message})`, exitCode: 0 };
   if (result.decision === "none") return { note: noSkillNote(result), exitCode: 0 };
   // Claude Code runs a skill called as a slash command itself: injecting it too would spend its tokens twice.
-  const selected = result.invoked && input.prompt.trimStart().startsWith(`/${result.invoked}`) ? result.selected.filter((name) => name !== result.invoked) : result.selected;
+  const selected = result.invoked && slashCommand(input.prompt) === result.invoked ? result.selected.filter((name) => name !== result.invoked) : result.selected;
   if (selected.length === 0) return { note: `no skill injected: the prompt calls /${result.invoked}, which Claude Code loads itself`, exitCode: 0 };
 
   const locate = async (name: string) => (await client.skill(name))?.source_path;

@@ -65,14 +65,17 @@ export function decide(ranked: RankedCandidate[], inScope: number, params: Decis
   const none = (reason: NoneReason, threshold: number): DecisionOutcome => ({ decision: "none", selected: [], reason, threshold, evidenceFloor });
   if (!best) return none("no_candidates", rule.threshold ?? params.threshold);
   const threshold = thresholdOf(best);
-  if (!rule.invoked && evidenceFloor && !supported(best, evidenceFloor)) return none("no_evidence", threshold);
-  if (!rule.invoked && inScope < threshold) return none("below_threshold", threshold);
+  // A skill the message calls by name needs no evidence, scope or lead.
+  if (!rule.invoked) {
+    if (evidenceFloor && !supported(best, evidenceFloor)) return none("no_evidence", threshold);
+    if (inScope < threshold) return none("below_threshold", threshold);
+    if (!rule.multi && runnerUp && best.confidence - runnerUp.confidence < params.minMargin) return none("small_margin", threshold);
+  }
   if (rule.multi) {
     const chosen = ranked.filter((candidate) => (rule.invoked && candidate === best) || candidate.confidence >= thresholdOf(candidate)).slice(0, rule.k);
     const selected = (chosen.length > 0 ? chosen : [best]).map((candidate) => candidate.name);
     return { decision: "inject", selected, reason: null, threshold, evidenceFloor };
   }
-  if (!rule.invoked && runnerUp && best.confidence - runnerUp.confidence < params.minMargin) return none("small_margin", threshold);
   return { decision: "inject", selected: [best.name], reason: null, threshold, evidenceFloor };
 }
 

@@ -5,6 +5,7 @@ import { normalise } from "../models/vector-math.js";
 import { analyseText } from "../text/analyse-text.js";
 import { glossHan } from "../text/han-gloss.js";
 import { withoutNegatedSpans } from "../text/negated-spans.js";
+import { skillCalls } from "../contract/skill-calls.js";
 import { embedderReads } from "./embedder-coverage.js";
 
 /** A query as every stage of the pipeline sees it. */
@@ -20,6 +21,8 @@ export interface RouteQuery {
   readable: boolean;
   /** For a Chinese query: the unit vector of its English gloss, which finds candidates among skills written in English. */
   gloss?: Float32Array;
+  /** The names it calls a skill by (`$name`, a leading `/name`), outside the spans it declines; absent when none. */
+  calls?: string[];
 }
 
 // Recent conversation shifts the query vector a little; the message itself stays dominant.
@@ -46,6 +49,9 @@ export async function prepareQuery(encoder: QueryEncoder, text: string, context:
   const readable = embedderReads(text);
   // A Chinese request is also read in English, so that skills written in English can match it (CC-CEDICT glosses).
   const gloss = readable ? undefined : glossHan(wanted);
-  if (!gloss) return { text, terms: analyseText(wanted), vector, readable };
-  return { text, terms: analyseText(wanted), glossTerms: analyseText(gloss), vector, readable, gloss: Float32Array.from(await encoder.embedQuery(gloss, signal)) };
+  // A mention inside what the message says it does not want ("don't use $savepoint") calls nothing.
+  const calls = skillCalls(wanted);
+  const called = calls.length > 0 ? { calls } : {};
+  if (!gloss) return { text, terms: analyseText(wanted), vector, readable, ...called };
+  return { text, terms: analyseText(wanted), glossTerms: analyseText(gloss), vector, readable, gloss: Float32Array.from(await encoder.embedQuery(gloss, signal)), ...called };
 }

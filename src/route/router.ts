@@ -21,7 +21,6 @@ import type { RouteModel } from "./route-model.js";
 import { scoreQuery, type ScoredCandidate, type Scoring } from "./score.js";
 import type { Evidence } from "./signals.js";
 import { holdSnapshot, type Snapshot } from "./snapshot.js";
-import { invokedSkill } from "./invoked-skill.js";
 import { breakTies } from "./tie-break.js";
 import { DEFAULT_K } from "../contract/limits.js";
 import type { RouteOptions, RouteResult } from "../contract/route.js";
@@ -260,7 +259,8 @@ export function scoredCandidates(snapshot: Snapshot, query: RouteQuery, perRetri
  */
 function candidatesOf(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): { candidates: number[]; eligible?: (skill: number) => boolean; invoked?: number } {
   const { allowed, notExcluded } = skillFilters(snapshot.model, options);
-  const invoked = invokedSkill(query.text, snapshot.model.byName, allowed);
+  // The first name the message calls that is a skill here (exactly: "$HOME" in a pasted script calls no skill "home").
+  const invoked = query.calls?.map((name) => snapshot.model.byName.get(name)).find((skill) => skill !== undefined && (allowed?.(skill) ?? true));
   const found = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
   const candidates = invoked === undefined || found.includes(invoked) ? found : [...found, invoked];
   const called = invoked === undefined ? {} : { invoked };
