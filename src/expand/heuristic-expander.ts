@@ -1,3 +1,4 @@
+import { EXCLUSION_CUES } from "../text/excluded-uses.js";
 import { readableName } from "../text/readable-name.js";
 import type { ExpansionSubject } from "./expansion-subject.js";
 import type { Manifest } from "./manifest.js";
@@ -6,7 +7,7 @@ import { baseForm, cjkCharacters, contentWords, isContentWord, textWords, unique
 import { toolParameters, type ToolParameter } from "./tool-parameters.js";
 
 /** Stored in the index: a new version makes the next `router index` expand every skill again. */
-export const HEURISTIC_VERSION = "7";
+export const HEURISTIC_VERSION = "8";
 
 const MAX_QUERIES = 20;
 const MAX_KEYWORDS = 20;
@@ -33,12 +34,7 @@ const BODY_USE_WHEN = cuePattern([
   "(?:适用于|适用场景|使用场景|触发词|触发条件|何时使用)",
 ]);
 // ... and before what it is not for.
-const NOT_FOR = cuePattern([
-  String.raw`\b(?:do not use|don't use|not for|not intended for|not meant for|not recommended for|not needed for|not required for|never use|avoid using|should not be used|isn't for|is not for|not suitable for|out of scope)\b(?: (?:this|it|the) (?:skill|tool))?(?: (?:for|when|if|to))?`,
-  String.raw`\b(?:no usar|no utilizar|no lo uses|no la uses|no es para)\b(?: (?:para|cuando))?`,
-  // "不要求" is "does not require", not an exclusion.
-  "(?:不要用于|不要(?!求)|不适用于?|不用于|请勿用于|请勿|勿用于|不应用于|사용하지 마)",
-]);
+const NOT_FOR = cuePattern(EXCLUSION_CUES);
 // "For tracking implementation, see analytics-tracking": those requests belong to another skill.
 const REFERRAL = /^for (.+?),\s*(?:see|use)\s/i;
 // A section on when to use the skill starts with the trigger words ("When to Use", "Trigger Phrases", "Common Use
@@ -68,7 +64,11 @@ export function heuristicManifest(subject: ExpansionSubject): Manifest {
   const bodyTriggers = bodySentences.filter((sentence) => !opensOrClosesQuote(sentence)).flatMap((sentence) => clauseAfter(BODY_USE_WHEN, sentence));
   const useWhen = uniqueTexts([...positiveSentences.flatMap((sentence) => clauseAfter(USE_WHEN, sentence)), ...bodyTriggers, ...triggerItems(sections)]);
   const referredAway = negativeSentences.flatMap((sentence) => REFERRAL.exec(sentence)?.[1] ?? []);
-  const notFor = uniqueTexts([...[...negativeSentences, ...bodySentences].flatMap((sentence) => clauseAfter(NOT_FOR, sentence)), ...referredAway, ...exclusionItems(sections)]);
+  const notFor = uniqueTexts([
+    ...[...negativeSentences, ...bodySentences].flatMap((sentence) => clauseAfter(NOT_FOR, sentence)).flatMap(exclusionRequests),
+    ...referredAway,
+    ...exclusionItems(sections),
+  ]);
   const quoted = quotedPhrases([subject.description, ...useWhen].join("\n")).filter((phrase) => !notFor.some((negative) => negative.includes(phrase)));
   const headings = topicHeadings(sections, subject.name);
 
@@ -127,6 +127,12 @@ function clauseRequests(clause: string): string[] {
 const SAYS = String.raw`(?:asks?|talks?) about|mentions?|says?|types?|writes?`;
 // A list of quoted requests, then ", or [when the user] mentions X": the quotes are gone, separators and X are left.
 const LIST_TAIL = new RegExp(String.raw`^[\s"“”'‘’,;]*(?:(?:or|and)[\s"“”'‘’,;]*)*(?:,\s*)?(?:or|and)\s+(?:(?:if|when)\s+)?(?:(?:the|a) user\s+)?(?:${SAYS})?\s*([^"“”]+)$`, "i");
+
+/** An exclusion clause's list items, each a near miss of its own ("SQL SAVEPOINT, ordinary summaries, ..."); a clause that is no list stays whole. */
+function exclusionRequests(clause: string): string[] {
+  const items = splitList(clause);
+  return items.length >= 2 ? items : [clause];
+}
 
 /** A list item long enough to stand for a request on its own ("with kubectl" is not). */
 function isQueryLike(item: string): boolean {

@@ -1,5 +1,6 @@
 import type { Manifest } from "../expand/manifest.js";
 import type { SkillText } from "../store/vectors.js";
+import { withoutExclusions } from "../text/excluded-uses.js";
 import { readableName } from "../text/readable-name.js";
 import type { ParsedSkill } from "../skills/types.js";
 
@@ -9,7 +10,9 @@ import type { ParsedSkill } from "../skills/types.js";
  */
 export function skillTexts(skill: Pick<ParsedSkill, "name" | "description" | "metadata">, manifest: Manifest): SkillText[] {
   const name = readableName(skill.metadata.toolName ?? skill.name);
-  const texts: SkillText[] = [{ kind: "description", text: skill.description === "" ? name : `${name}: ${skill.description}` }];
+  // What the description says the skill is not for is no part of its positive text: the negatives hold it.
+  const description = withoutExclusions(skill.description);
+  const texts: SkillText[] = [{ kind: "description", text: description === "" ? name : `${name}: ${description}` }];
   const seen = new Set<string>();
   for (const [kind, list] of [
     ["query", manifest.queries],

@@ -1,6 +1,7 @@
 import type { Manifest } from "../store/records.js";
 import type { RoutingData } from "../store/routing-data.js";
 import { analyseText } from "../text/analyse-text.js";
+import { withoutExclusions } from "../text/excluded-uses.js";
 import { readableName } from "../text/readable-name.js";
 
 // BM25F as wink-bm25-text-search computes it (the defaults were fitted on its scores), packed into typed arrays at
@@ -75,8 +76,8 @@ function joinedTerms(terms: string[]): Uint8Array {
 function searchableFields(skill: LexicalSource): Record<Field, string> {
   return {
     name: readableName(skill.name),
-    description: skill.description,
-    body: skill.bodyStart,
+    description: withoutExclusions(skill.description),
+    body: withoutExclusions(skill.bodyStart),
     keywords: skill.manifest?.keywords.join(" ") ?? "",
     phrases: skill.manifest?.phrases.join(" ") ?? "",
     queries: skill.manifest?.queries.join(" ") ?? "",

@@ -250,6 +250,17 @@ describe("heuristic expander", () => {
     expect(manifest.negative_constraint).toBe("Not for: writing Helm charts; Provisioning a new cluster from scratch");
   });
 
+  // Shaped on trigger-dev's savepoint and jong-coolify-deploy: one sentence lists everything a skill is not for.
+  it("reads an exclusion that is a list as one near miss per item, so each can be the nearest", () => {
+    const manifest = heuristicManifest({
+      ...k8sDebug,
+      name: "savepoint",
+      description: "Recoverable coding-session checkpoints. Not for SQL SAVEPOINT, ordinary summaries, session rotation, or app features named savepoint. Do not use for Helm charts.",
+      body: "",
+    });
+    expect(manifest.negatives).toEqual(["SQL SAVEPOINT", "ordinary summaries", "session rotation", "app features named savepoint", "Helm charts"]);
+  });
+
   it("keeps technical terms whole and ranks them and the name first", () => {
     const { keywords } = heuristicManifest(k8sDebug);
     expect(keywords.slice(0, 6)).toEqual(expect.arrayContaining(["k8s", "debug", "crashloopbackoff", "oomkilled"]));

@@ -48,6 +48,18 @@ describe("keyword index", () => {
   });
 });
 
+describe("BM25F over a skill's description", () => {
+  it("finds no evidence for a skill in what its description says it is not for", () => {
+    const skills = [
+      skill("coolify-deploy", [], [], "Deploy a repository to a Coolify VPS. Do not use for Vercel or Cloudflare Pages delivery."),
+      skill("vercel-deploy", [], [], "Deploy a front end to Vercel."),
+    ];
+    const scores = lexicalIndex(buildLexicalTables(skills), skills.length).bm25(query("publish my site on Vercel"));
+    expect(scores.scoresOf([0, 1])[0]).toBe(0);
+    expect(scores.scoresOf([0, 1])[1]).toBeGreaterThan(0);
+  });
+});
+
 describe("BM25F tables", () => {
   // Skills of random words from a small vocabulary: shared terms, repeats and fields of every length.
   const vocabulary = "pod restart deploy commit branch merge invoice refund weather forecast email draft calendar meeting slide chart query table index cache".split(" ");
