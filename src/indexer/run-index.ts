@@ -23,7 +23,7 @@ import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIde
 import { buildRoutingData, hasCurrentRoutingData } from "../route/build-routing-data.js";
 import { VERSION } from "../version.js";
 import { analyserVersion } from "./analyser-version.js";
-import { skillTexts } from "./skill-texts.js";
+import { skillTexts, skillTextsVersion } from "./skill-texts.js";
 
 export interface IndexOptions {
   /** Folders or files to index; the index mirrors exactly these (skills no longer found are removed). */
@@ -217,10 +217,16 @@ function problemLines(problems: SkillProblem[]): string {
   return listed.join("") + more;
 }
 
-/** What made (or would make) the vectors: the embedder's own word where it has one, else its plan's ("" when neither says). */
+/** What made (or would make) the vectors: the embedder's own word where it has one, else its plan's ("" when neither says), and this release's texts. */
 function embedderIdentity(embedder: Embedder | undefined, plan: EmbedderPlan | undefined): EmbedderIdentity {
   const source = embedder ?? plan!;
-  return { id: source.id, dimension: source.dimension, version: embedder?.version ?? plan?.version ?? "", modelFiles: embedder?.modelFiles ?? plan?.modelFiles() ?? "" };
+  return {
+    id: source.id,
+    dimension: source.dimension,
+    version: embedder?.version ?? plan?.version ?? "",
+    modelFiles: embedder?.modelFiles ?? plan?.modelFiles() ?? "",
+    texts: skillTextsVersion(),
+  };
 }
 
 /** One write transaction around async work (embedding); any failure rolls everything back. */

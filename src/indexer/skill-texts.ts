@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Manifest } from "../expand/manifest.js";
 import type { SkillText } from "../store/vectors.js";
 import { withoutExclusions } from "../text/excluded-uses.js";
@@ -26,4 +27,19 @@ export function skillTexts(skill: Pick<ParsedSkill, "name" | "description" | "me
     }
   }
   return texts;
+}
+
+// A skill that takes every path of skillTexts: a tool name, a description with an exclusion, a repeated query, a negative.
+const PROBE_SKILL = { name: "probe__get_weather", description: "Forecasts the weather. Do not use for climate statistics, or history.", metadata: { toolName: "get_weather" } };
+const PROBE_MANIFEST: Manifest = { queries: ["rain tomorrow?", "Rain tomorrow?"], keywords: [], phrases: [], negatives: ["climate statistics"], negative_constraint: "", category: "" };
+
+/**
+ * The version of the texts embedded per skill, as the index records it (meta `texts_version`): a hash of what skillTexts
+ * makes of a probe skill. When it changes, every skill is embedded again, with no number to remember to bump.
+ */
+export function skillTextsVersion(): string {
+  return createHash("sha256")
+    .update(JSON.stringify(skillTexts(PROBE_SKILL, PROBE_MANIFEST)))
+    .digest("hex")
+    .slice(0, 16);
 }

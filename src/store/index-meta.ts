@@ -11,6 +11,8 @@ export interface IndexMeta {
   embedderVersion: string | undefined;
   /** sha256 of the model files the vectors were made with. */
   modelFiles: string | undefined;
+  /** The version of the texts embedded per skill (what the indexer makes of a skill's description and manifest). */
+  textsVersion: string | undefined;
   /** The text analyser's version when the index was last written (its evidence floor was measured with it). */
   analyserVersion: string | undefined;
   /** The paths given to `router index`, absolute, as they were on the machine that indexed them. */
@@ -34,6 +36,7 @@ export function readMeta(db: IndexDatabase): IndexMeta {
     dimension: meta.has("dimension") ? Number(meta.get("dimension")) : undefined,
     embedderVersion: meta.get("embedder_version"),
     modelFiles: meta.get("model_files"),
+    textsVersion: meta.get("texts_version"),
     analyserVersion: meta.get("analyser_version"),
     roots,
   };

@@ -13,7 +13,7 @@ export interface EmbeddedText extends SkillText {
   vector: Float32Array;
 }
 
-/** What made an index's vectors: they mix with another's only when all four are the same. */
+/** What made an index's vectors: they mix with another's only when all five are the same. */
 export interface EmbedderIdentity {
   id: string;
   dimension: number;
@@ -21,12 +21,20 @@ export interface EmbedderIdentity {
   version: string;
   /** sha256 of the model files loaded ("" when the embedder does not say). */
   modelFiles: string;
+  /** The version of the texts embedded per skill: another release may embed other texts for the same skill. */
+  texts: string;
 }
 
-/** True when the index holds vectors of another embedder, embedding code or model files (or none): every skill must be embedded again. */
+/** True when the index holds vectors of another embedder, embedding code, model files or texts (or none): every skill must be embedded again. */
 export function needsFullEmbed(db: IndexDatabase, embedder: EmbedderIdentity): boolean {
   const meta = readMeta(db);
-  return meta.embedder !== embedder.id || meta.dimension !== embedder.dimension || (meta.embedderVersion ?? "") !== embedder.version || (meta.modelFiles ?? "") !== embedder.modelFiles;
+  return (
+    meta.embedder !== embedder.id ||
+    meta.dimension !== embedder.dimension ||
+    (meta.embedderVersion ?? "") !== embedder.version ||
+    (meta.modelFiles ?? "") !== embedder.modelFiles ||
+    (meta.textsVersion ?? "") !== embedder.texts
+  );
 }
 
 /** Makes the stored vectors match the embedder: another one drops every text and vector, so two models' vectors never mix. Call inside the run's transaction. */
@@ -37,6 +45,7 @@ export function prepareVectorTable(db: IndexDatabase, embedder: EmbedderIdentity
   writeMetaValue(db, "dimension", String(embedder.dimension));
   writeMetaValue(db, "embedder_version", embedder.version);
   writeMetaValue(db, "model_files", embedder.modelFiles);
+  writeMetaValue(db, "texts_version", embedder.texts);
 }
 
 /** Replaces all texts and vectors of one skill: the texts in order, their vectors in one row, in the same order. */

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyserVersion } from "../../src/indexer/analyser-version.js";
 import { runIndex } from "../../src/indexer/run-index.js";
+import { skillTextsVersion } from "../../src/indexer/skill-texts.js";
 import { readOfflineModelBuild } from "../../src/models/offline-model-files.js";
 import { createUseLiteEmbedder } from "../../src/models/use-lite-embedder.js";
 import { openIndexForRead, openIndexForWrite } from "../../src/store/database.js";
@@ -159,7 +160,13 @@ describe("runIndex versions in the index meta", () => {
     writeAgentSkill(root, "beta");
     await runIndex({ paths: [root], db });
     const index = openIndexForRead(db);
-    expect(readMeta(index)).toMatchObject({ embedder: "use-lite-512", embedderVersion: "1", modelFiles: readOfflineModelBuild().sha256, analyserVersion: analyserVersion() });
+    expect(readMeta(index)).toMatchObject({
+      embedder: "use-lite-512",
+      embedderVersion: "1",
+      modelFiles: readOfflineModelBuild().sha256,
+      analyserVersion: analyserVersion(),
+      textsVersion: skillTextsVersion(),
+    });
     index.close();
 
     const offline = await createUseLiteEmbedder();
@@ -172,6 +179,22 @@ describe("runIndex versions in the index meta", () => {
     } finally {
       await offline.close();
     }
+  });
+
+  it("embeds everything again, with the manifests it has, when the texts this release embeds per skill differ from the index's", async () => {
+    const root = tempDir();
+    const db = path.join(tempDir(), "router.db");
+    writeAgentSkill(root, "alpha");
+    writeAgentSkill(root, "beta");
+    await runIndex({ paths: [root], db });
+    const writable = openIndexForWrite(db);
+    expect(readMeta(writable).textsVersion).toBe(skillTextsVersion());
+    // An index written by a release that embedded the description's exclusions as well.
+    writeMetaValue(writable, "texts_version", "an older one");
+    writable.close();
+    const rerun = await runIndex({ paths: [root], db });
+    expect([rerun.embedded, rerun.expansion.sources.heuristic]).toEqual([2, 0]);
+    expect((await runIndex({ paths: [root], db })).embedded).toBe(0);
   });
 
   it("takes a changed analyser as a new index version (the evidence floor is measured per index version)", async () => {
