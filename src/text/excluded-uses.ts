@@ -3,7 +3,7 @@
 
 /** The cues skill authors write before what a skill is not for, in the languages real skills use. */
 export const EXCLUSION_CUES = [
-  String.raw`\b(?:do not use|don't use|not for|not intended for|not meant for|not recommended for|not needed for|not required for|never use|avoid using|should not be used|isn't for|is not for|not suitable for|out of scope)\b(?: (?:this|it|the) (?:skill|tool))?(?: (?:for|when|if|to))?`,
+  String.raw`\b(?:do not use|don't use|not for|not intended for|not meant for|not recommended for|not needed for|not required for|never use|avoid using|should not be used|isn't for|is not for|not suitable for|out of scope)\b(?: (?:this|the) (?:skill|tool)| it)?(?: (?:for|when|if|to))?`,
   String.raw`\b(?:no usar|no utilizar|no lo uses|no la uses|no es para)\b(?: (?:para|cuando))?`,
   // "不要求" is "does not require", not an exclusion.
   "(?:不要用于|不要(?!求)|不适用于?|不用于|请勿用于|请勿|勿用于|不应用于|사용하지 마)",

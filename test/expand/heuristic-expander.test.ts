@@ -255,7 +255,7 @@ describe("heuristic expander", () => {
     const manifest = heuristicManifest({
       ...k8sDebug,
       name: "savepoint",
-      description: "Recoverable coding-session checkpoints. Not for SQL SAVEPOINT, ordinary summaries, session rotation, or app features named savepoint. Do not use for Helm charts.",
+      description: "Recoverable coding-session checkpoints. Not for SQL SAVEPOINT, ordinary summaries, session rotation, or app features named savepoint. Do not use it for Helm charts.",
       body: "",
     });
     expect(manifest.negatives).toEqual(["SQL SAVEPOINT", "ordinary summaries", "session rotation", "app features named savepoint", "Helm charts"]);
