@@ -1,3 +1,5 @@
+import { cueClauses } from "./cue-clauses.js";
+
 // What a skill's own text says it is not for: "Do not use for Vercel or Cloudflare Pages delivery, ...", "不适用于 ...".
 // Those words point away from the skill, so they are no evidence for it: routing's positive texts leave them out.
 
@@ -17,22 +19,15 @@ const SENTENCE_END = /[.!?](?=\s|$)|[。！？\n]/;
 
 /** The text without its exclusions: each runs from its cue to the end of its sentence. */
 export function withoutExclusions(text: string): string {
-  const spans: [number, number][] = [];
-  for (const cue of [EXCLUSION, REFERRAL]) {
-    for (const match of text.matchAll(cue)) {
-      const after = match.index! + match[0].length;
-      const end = text.slice(after).search(SENTENCE_END);
-      // The sentence's own full stop goes with it.
-      spans.push([match.index!, end === -1 ? text.length : after + end + 1]);
-    }
-  }
+  const spans = cueClauses(text, [EXCLUSION, REFERRAL], SENTENCE_END);
   if (spans.length === 0) return text;
   spans.sort((a, b) => a[0] - b[0]);
   let kept = "";
   let from = 0;
   for (const [start, end] of spans) {
     if (start > from) kept += text.slice(from, start);
-    from = Math.max(from, end);
+    // The sentence's own full stop goes with it.
+    from = Math.max(from, end + 1);
   }
   return `${kept}${text.slice(from)}`.replace(/[ \t]{2,}/g, " ").trim();
 }

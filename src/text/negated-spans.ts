@@ -1,3 +1,5 @@
+import { cueClauses } from "./cue-clauses.js";
+
 // What a request says it does not want: "summarise the incident, but do not package it as a skill", "不使用 Coolify".
 // Words in such a span are no evidence for a skill that deals with them (often they point away from it).
 
@@ -10,15 +12,7 @@ const CLAUSE_END = /[,.;:!?，。；：！？、\n]|\b(?:but|then|and then|inste
 
 /** The text with every negated span blanked out (its length and the rest kept). */
 export function withoutNegatedSpans(text: string): string {
-  const spans: [number, number][] = [];
-  for (const cue of [ENGLISH_CUE, CHINESE_CUE]) {
-    for (const match of text.matchAll(cue)) {
-      const start = match.index!;
-      const after = start + match[0].length;
-      const end = text.slice(after).search(CLAUSE_END);
-      spans.push([start, end === -1 ? text.length : after + end]);
-    }
-  }
+  const spans = cueClauses(text, [ENGLISH_CUE, CHINESE_CUE], CLAUSE_END);
   if (spans.length === 0) return text;
   // Offsets are in UTF-16 units: blank by units (a negated emoji leaves two spaces).
   const units = text.split("");
