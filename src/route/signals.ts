@@ -50,11 +50,13 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
   const evidence = candidates.map((index, position): Evidence => {
     const skill = model.skills[index]!;
     const own = texts?.[position];
-    const querySims = own ? own.queries.map(similarity) : [];
+    const queries = own?.queries ?? [];
+    const querySims = new Array<number>(queries.length);
     let best = -1;
-    querySims.forEach((value, at) => {
-      if (best < 0 || value > querySims[best]!) best = at;
-    });
+    for (let at = 0; at < queries.length; at++) {
+      querySims[at] = similarity(queries[at]!);
+      if (best < 0 || querySims[at]! > querySims[best]!) best = at;
+    }
     const nearest = largestValues(querySims, KNN_DEPTH);
     const top = nearest.slice(0, TOP_K);
     const q2qMax = top[0] ?? 0;

@@ -24,21 +24,19 @@ export function topByKey(keys: Int32Array, scores: Float64Array, k: number, incl
   return heap.sort((a, b) => scores[b]! - scores[a]! || keys[a]! - keys[b]!);
 }
 
-/** The k largest values, largest first: the head of a descending sort, without sorting everything. */
+/** The k largest values, largest first: the head of a descending sort, by insertion into the k kept (it runs per candidate). */
 export function largestValues(values: number[], k: number): number[] {
-  return largestBy(values, k, (value) => value);
-}
-
-/** The k items of largest value, largest first, ties in the order given: the head of a stable descending sort. */
-export function largestBy<T>(items: Iterable<T>, k: number, scoreOf: (item: T) => number): T[] {
-  const kept: T[] = [];
-  for (const item of items) {
-    const value = scoreOf(item);
-    if (kept.length === k && !(value > scoreOf(kept[k - 1]!))) continue;
-    let at = kept.length;
-    while (at > 0 && scoreOf(kept[at - 1]!) < value) at--;
-    kept.splice(at, 0, item);
-    if (kept.length > k) kept.pop();
+  const kept: number[] = [];
+  if (k <= 0) return kept;
+  for (const value of values) {
+    if (kept.length === k && !(value > kept[k - 1]!)) continue;
+    // Shift the smaller kept values down one place (the last falls off when k are kept), then write the new one.
+    let at = Math.min(kept.length, k - 1);
+    while (at > 0 && kept[at - 1]! < value) {
+      kept[at] = kept[at - 1]!;
+      at--;
+    }
+    kept[at] = value;
   }
   return kept;
 }
