@@ -49,3 +49,24 @@ describe("scoreCandidates with an allow-list", () => {
     expect(none.context).toHaveLength(3);
   });
 });
+
+describe("the nearest-neighbour vote", () => {
+  const withSims = (skill: number, sims: number[]): Evidence => ({ ...candidate(skill, sims[0] ?? 0), topQuerySims: sims });
+  const votesOf = (evidence: Evidence[]) => featureRows(evidence).map((row) => row[FEATURES.indexOf("knn_vote")]!);
+
+  it("shares the ten nearest synthetic queries over all candidates among their owners, weighted by similarity", () => {
+    // The ten nearest: skill 0's 0.9 and 0.5, skill 1's eight from 0.8 down to 0.45; skill 2's 0.4 and 0.3 fall outside.
+    const evidence = [withSims(0, [0.9, 0.5, 0.1]), withSims(1, [0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.2]), withSims(2, [0.4, 0.3])];
+    const total = 0.9 + 0.5 + (0.8 + 0.75 + 0.7 + 0.65 + 0.6 + 0.55 + 0.5 + 0.45);
+    const votes = votesOf(evidence);
+    expect(votes[0]).toBeCloseTo((0.9 + 0.5) / total, 12);
+    expect(votes[1]).toBeCloseTo((0.8 + 0.75 + 0.7 + 0.65 + 0.6 + 0.55 + 0.5 + 0.45) / total, 12);
+    expect(votes[2]).toBe(0);
+  });
+
+  it("gives a tie at the tenth place to the earlier candidate, and counts no negative similarity", () => {
+    const tied = votesOf([withSims(0, Array(9).fill(0.5)), withSims(1, [0.5]), withSims(2, [0.5])]);
+    expect(tied).toEqual([0.9, 0.1, 0].map((share) => expect.closeTo(share, 12)));
+    expect(votesOf([withSims(0, [-0.2]), withSims(1, [-0.3])])).toEqual([0, 0]);
+  });
+});
