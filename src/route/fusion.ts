@@ -1,5 +1,6 @@
 import type { EvidenceFloor } from "./evidence-floor.js";
 import { KNN_DEPTH, type Evidence } from "./signals.js";
+import { LargestK } from "./top-k.js";
 
 /** Per-candidate features of the ranking model; `router fit` learns one weight per feature. */
 export const FEATURES = ["q2q_max", "q2q_topk", "q2d", "q2c", "bm25", "bm25_rel", "keywords", "phrases", "negative", "q2q_gap", "knn_vote", "q2q_rr", "bm25_rr", "q2d_rr"] as const;
@@ -124,26 +125,14 @@ function ranks(values: number[]): number[] {
 
 /** Share of the K nearest synthetic queries (over all candidates) that belong to each candidate. */
 function knnVotes(evidence: Evidence[]): number[] {
-  // The K best similarities and their owners, best first (ties: the earlier candidate first).
-  const sims: number[] = [];
-  const owners: number[] = [];
+  // Tagged with their owners; ties go to the earlier candidate.
+  const nearest = new LargestK(KNN_DEPTH);
   evidence.forEach((item, owner) => {
-    for (const sim of item.topQuerySims) {
-      // Each candidate's similarities come best first: once one misses the K kept, the rest do too.
-      if (sims.length === KNN_DEPTH && !(sim > sims[KNN_DEPTH - 1]!)) break;
-      // Shift the smaller kept ones down one place (the last falls off when K are kept), then write this one.
-      let at = Math.min(sims.length, KNN_DEPTH - 1);
-      while (at > 0 && sims[at - 1]! < sim) {
-        sims[at] = sims[at - 1]!;
-        owners[at] = owners[at - 1]!;
-        at--;
-      }
-      sims[at] = sim;
-      owners[at] = owner;
-    }
+    // Each candidate's similarities come best first: once one misses the K kept, the rest do too.
+    for (const sim of item.topQuerySims) if (!nearest.offer(sim, owner)) break;
   });
-  const total = sims.reduce((sum, sim) => sum + Math.max(sim, 0), 0);
+  const total = nearest.values.reduce((sum, sim) => sum + Math.max(sim, 0), 0);
   const votes = new Array<number>(evidence.length).fill(0);
-  sims.forEach((sim, at) => (votes[owners[at]!]! += total > 0 ? Math.max(sim, 0) / total : 0));
+  nearest.values.forEach((sim, at) => (votes[nearest.tags[at]!]! += total > 0 ? Math.max(sim, 0) / total : 0));
   return votes;
 }

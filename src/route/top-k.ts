@@ -24,21 +24,34 @@ export function topByKey(keys: Int32Array, scores: Float64Array, k: number, incl
   return heap.sort((a, b) => scores[b]! - scores[a]! || keys[a]! - keys[b]!);
 }
 
-/** The k largest values, largest first: the head of a descending sort, by insertion into the k kept (it runs per candidate). */
+/** The k largest values, largest first: the head of a descending sort. */
 export function largestValues(values: number[], k: number): number[] {
-  const kept: number[] = [];
-  if (k <= 0) return kept;
-  for (const value of values) {
-    if (kept.length === k && !(value > kept[k - 1]!)) continue;
-    // Shift the smaller kept values down one place (the last falls off when k are kept), then write the new one.
-    let at = Math.min(kept.length, k - 1);
-    while (at > 0 && kept[at - 1]! < value) {
-      kept[at] = kept[at - 1]!;
+  const largest = new LargestK(k);
+  for (const value of values) largest.offer(value);
+  return largest.values;
+}
+
+/** The k largest values offered, largest first (ties: the one offered first), each with a tag saying whose it is. */
+export class LargestK {
+  readonly values: number[] = [];
+  readonly tags: number[] = [];
+  constructor(private readonly k: number) {}
+
+  /** Keeps `value` if it is among the k largest so far (true when kept); runs per candidate, so it shifts rather than splices. */
+  offer(value: number, tag = 0): boolean {
+    const { values, tags, k } = this;
+    if (k <= 0 || (values.length === k && !(value > values[k - 1]!))) return false;
+    // Shift the smaller kept ones down one place (the last falls off when k are kept), then write this one.
+    let at = Math.min(values.length, k - 1);
+    while (at > 0 && values[at - 1]! < value) {
+      values[at] = values[at - 1]!;
+      tags[at] = tags[at - 1]!;
       at--;
     }
-    kept[at] = value;
+    values[at] = value;
+    tags[at] = tag;
+    return true;
   }
-  return kept;
 }
 
 /** Adds an item to a heap of at most k, whose root is the worst kept. */
