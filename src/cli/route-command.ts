@@ -3,7 +3,7 @@ import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K } from "../contract/limits.js";
 import type { RankedSkill, RouteResult } from "../contract/route.js";
 import { dbOption } from "./db-option.js";
 import { parseShare } from "./number-arguments.js";
-import { missingEvidence } from "../contract/missing-evidence.js";
+import { missingEvidence, notRetrieved } from "../contract/missing-evidence.js";
 import { matchedTerms } from "../contract/matched-terms.js";
 
 interface RouteCommandOptions {
@@ -65,7 +65,9 @@ export function formatResult(result: RouteResult): string {
           ? `the top two are too close (margin < ${result.min_margin.toFixed(2)})`
           : result.reason === "no_evidence"
             ? `no evidence: ${missingEvidence(result)}`
-            : (result.reason ?? "").replace(/_/g, " ");
+            : result.reason === "not_retrieved"
+              ? `not retrieved: ${notRetrieved(result)}`
+              : (result.reason ?? "").replace(/_/g, " ");
     lines.push(`-> none (${why})`);
     if (best) lines.push(`   best was ${describe(best)}`);
   }

@@ -14,3 +14,8 @@ export function missingEvidence(result: Pick<RouteResult, "skills" | "evidence_f
   }
   return `BM25 ${signals.bm25.toFixed(2)} for ${best.name}, under the ${floor.bm25.toFixed(2)} that requests no skill fits reach on this index`;
 }
+
+/** Why an allowed skill was refused (reason `not_retrieved`): only the allow-list put it forward. */
+export function notRetrieved(result: Pick<RouteResult, "skills">): string {
+  return `the retrievers do not find ${result.skills[0]?.name ?? "the best allowed skill"} for this request in the whole index, only among the allowed skills`;
+}

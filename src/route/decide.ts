@@ -13,6 +13,8 @@ export interface RankedCandidate {
   lexicalHit: boolean;
   /** Best similarity to one of the skill's synthetic queries (0 when the embedder cannot read the query). */
   q2qMax: number;
+  /** The retrievers find it in the whole index, not only among an allow-list (always true without one). */
+  retrieved: boolean;
 }
 
 /** The learned parts of the rule: what `router fit` chooses and every request applies. */
@@ -32,10 +34,10 @@ export interface DecisionRule {
 }
 
 /** A scored candidate as the decision reads it. */
-export function rankedCandidate(name: string, confidence: number, evidence: Evidence): RankedCandidate {
+export function rankedCandidate(name: string, confidence: number, evidence: Evidence, retrieved = true): RankedCandidate {
   const { signals } = evidence;
   const lexicalHit = evidence.bm25Raw > 0 || signals.keyword_hits + signals.phrase_hits > 0;
-  return { name, confidence, heuristicManifest: evidence.heuristicManifest, bm25: signals.bm25, lexicalHit, q2qMax: signals.q2q_max };
+  return { name, confidence, heuristicManifest: evidence.heuristicManifest, bm25: signals.bm25, lexicalHit, q2qMax: signals.q2q_max, retrieved };
 }
 
 export interface DecisionOutcome {
@@ -53,7 +55,8 @@ export interface AppliedFloor {
 }
 
 /**
- * Inject when the best candidate has evidence (see `supported`), P(some skill applies) reaches the threshold
+ * Inject when the best candidate has evidence (see `supported`) and, under an allow-list, the retrievers find it in
+ * the whole index too (an allow-list narrows the choice, it is no evidence), P(some skill applies) reaches the threshold
  * (the best candidate's own, else the one for its kind of manifest) AND the best candidate's confidence leads
  * the runner-up's by the minimum margin. Multi mode injects every candidate whose confidence reaches the
  * threshold, up to k. Otherwise: none. A skill the message calls by name is injected (first, in multi mode).
@@ -67,12 +70,13 @@ export function decide(ranked: RankedCandidate[], inScope: number, params: Decis
   const threshold = thresholdOf(best);
   // A skill the message calls by name needs no evidence, scope or lead.
   if (!rule.invoked) {
+    if (!best.retrieved) return none("not_retrieved", threshold);
     if (evidenceFloor && !supported(best, evidenceFloor)) return none("no_evidence", threshold);
     if (inScope < threshold) return none("below_threshold", threshold);
     if (!rule.multi && runnerUp && best.confidence - runnerUp.confidence < params.minMargin) return none("small_margin", threshold);
   }
   if (rule.multi) {
-    const chosen = ranked.filter((candidate) => (rule.invoked && candidate === best) || candidate.confidence >= thresholdOf(candidate)).slice(0, rule.k);
+    const chosen = ranked.filter((candidate) => (rule.invoked && candidate === best) || (candidate.retrieved && candidate.confidence >= thresholdOf(candidate))).slice(0, rule.k);
     const selected = (chosen.length > 0 ? chosen : [best]).map((candidate) => candidate.name);
     return { decision: "inject", selected, reason: null, threshold, evidenceFloor };
   }

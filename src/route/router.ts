@@ -190,7 +190,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   const query = await prepareQuery(encoder, text, options.context, options.signal);
   options.signal?.throwIfAborted();
   const embedded = performance.now();
-  const { candidates, eligible, invoked } = candidatesOf(snapshot, query, perRetriever, options);
+  const { candidates, eligible, invoked, wholeIndex } = candidatesOf(snapshot, query, perRetriever, options);
   const retrieved = performance.now();
   const scoring: Scoring = scoreQuery(snapshot, query, candidates, eligible);
   const scored = performance.now();
@@ -202,7 +202,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   const reranked = performance.now();
   if (invoked !== undefined) scoring.ranked = calledFirst(scoring.ranked, invoked);
   const outcome = decide(
-    scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence)),
+    scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence, wholeIndex?.has(item.evidence.skill) ?? true)),
     scoring.inScope,
     fusion,
     {
@@ -255,18 +255,28 @@ export function scoredCandidates(snapshot: Snapshot, query: RouteQuery, perRetri
 /**
  * What to score: the retrievers' candidates and the skill the message calls by name, and with an allow-list, the
  * allowed ones among the whole index's best as context (only the allowed are `eligible`), so that a few allowed
- * skills are measured against what else fits.
+ * skills are measured against what else fits. `wholeIndex` (with an allow-list) holds what the retrievers find
+ * without it.
  */
-function candidatesOf(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): { candidates: number[]; eligible?: (skill: number) => boolean; invoked?: number } {
+function candidatesOf(
+  snapshot: Snapshot,
+  query: RouteQuery,
+  perRetriever: number,
+  options: RouteOptions,
+): { candidates: number[]; eligible?: (skill: number) => boolean; invoked?: number; wholeIndex?: Set<number> } {
   const { allowed, notExcluded } = skillFilters(snapshot.model, options);
   // The first name the message calls that is a skill here (exactly: "$HOME" in a pasted script calls no skill "home").
   const invoked = query.calls?.map((name) => snapshot.model.byName.get(name)).find((skill) => skill !== undefined && (allowed?.(skill) ?? true));
+  const called = invoked === undefined ? {} : { invoked };
+  if (process.env.EXP_B && options.skills) {
+    const whole = gatherCandidates(snapshot.retrievers, query, perRetriever, notExcluded);
+    return { candidates: invoked === undefined || whole.includes(invoked) ? whole : [...whole, invoked], eligible: allowed, ...called };
+  }
   const found = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
   const candidates = invoked === undefined || found.includes(invoked) ? found : [...found, invoked];
-  const called = invoked === undefined ? {} : { invoked };
   if (!options.skills) return { candidates, ...called };
   const context = gatherCandidates(snapshot.retrievers, query, perRetriever, notExcluded);
-  return { candidates: [...new Set([...candidates, ...context])], eligible: allowed, ...called };
+  return { candidates: [...new Set([...candidates, ...context])], eligible: allowed, ...called, wholeIndex: new Set(context) };
 }
 
 /** The skill the message called by name ranks first, whatever its scores; the rest keep their order. */

@@ -4,7 +4,7 @@ import { DEFAULT_FUSION } from "../../src/route/fusion-params.js";
 import type { FusionParams } from "../../src/route/fusion.js";
 
 const params: FusionParams = { ...DEFAULT_FUSION, threshold: 0.6, heuristicThreshold: 0.3, minMargin: 0.1, skillThresholds: { picky: 0.9 } };
-const evidence = { bm25: 0.7, lexicalHit: true, q2qMax: 0.8 };
+const evidence = { bm25: 0.7, lexicalHit: true, q2qMax: 0.8, retrieved: true };
 const ranked = (...pairs: [string, number][]) => pairs.map(([name, confidence]) => ({ name, confidence, heuristicManifest: false, ...evidence }));
 const floor = { bm25: 0.5, q2qMax: 0.6, samples: 100, indexVersion: 1 };
 
@@ -38,7 +38,7 @@ describe("decide", () => {
 
   it("injects a skill the message calls by name past the floor, the threshold and the margin, and first in multi mode", () => {
     const guarded = { ...params, evidenceFloor: floor };
-    const called = [{ name: "a", confidence: 0.05, heuristicManifest: true, bm25: 0, lexicalHit: false, q2qMax: 0.1 }, ...ranked(["b", 0.5], ["c", 0.45])];
+    const called = [{ name: "a", confidence: 0.05, heuristicManifest: true, bm25: 0, lexicalHit: false, q2qMax: 0.1, retrieved: true }, ...ranked(["b", 0.5], ["c", 0.45])];
     expect(decide(called, 0.1, guarded, { k: 3, invoked: true })).toMatchObject({ decision: "inject", selected: ["a"], reason: null });
     expect(decide(called, 0.1, guarded, { k: 3, invoked: true, multi: true, threshold: 0.4 }).selected).toEqual(["a", "b", "c"]);
     expect(decide(called, 0.1, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence" });
@@ -46,7 +46,7 @@ describe("decide", () => {
 
   it("abstains with no lexical hit and a dense match below the floor, whatever the in-scope probability", () => {
     const guarded = { ...params, evidenceFloor: floor };
-    const unsupported = [{ name: "a", confidence: 0.9, heuristicManifest: false, bm25: 0, lexicalHit: false, q2qMax: 0.55 }];
+    const unsupported = [{ name: "a", confidence: 0.9, heuristicManifest: false, bm25: 0, lexicalHit: false, q2qMax: 0.55, retrieved: true }];
     expect(decide(unsupported, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence" });
     expect(decide([{ ...unsupported[0]!, q2qMax: 0.65 }], 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
     expect(decide(unsupported, 0.99, params, { k: 3 })).toMatchObject({ decision: "inject" });
@@ -54,7 +54,7 @@ describe("decide", () => {
 
   it("asks a heuristic manifest for BM25 at the lexical floor, except among an allow-list", () => {
     const guarded = { ...params, evidenceFloor: floor };
-    const weak = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.4, lexicalHit: true, q2qMax: 0.9 }];
+    const weak = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.4, lexicalHit: true, q2qMax: 0.9, retrieved: true }];
     expect(decide(weak, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence", evidenceFloor: { bm25: 0.5, q2qMax: 0.6 } });
     // the answer says which floor applied: none of BM25 among an allow-list
     expect(decide(weak, 0.99, guarded, { k: 3, restricted: true })).toMatchObject({ decision: "inject", evidenceFloor: { bm25: 0, q2qMax: 0.6 } });
@@ -62,9 +62,17 @@ describe("decide", () => {
     expect(decide([{ ...weak[0]!, heuristicManifest: false }], 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
   });
 
+  it("refuses an allowed skill the whole index's retrievers do not find, even in multi mode", () => {
+    const allowedOnly = [{ ...ranked(["a", 0.9])[0]!, retrieved: false }, ...ranked(["b", 0.05])];
+    expect(decide(allowedOnly, 0.99, params, { k: 3, restricted: true })).toMatchObject({ decision: "none", reason: "not_retrieved" });
+    expect(decide([...ranked(["b", 0.9]), allowedOnly[0]!], 0.99, params, { k: 3, restricted: true, multi: true, threshold: 0.4 }).selected).toEqual(["b"]);
+    // a skill the message calls by name is still injected
+    expect(decide(allowedOnly, 0.99, params, { k: 3, restricted: true, invoked: true })).toMatchObject({ decision: "inject", selected: ["a"] });
+  });
+
   it("holds a query in a script the embedder cannot read to the floor measured on such queries", () => {
     const guarded = { ...params, evidenceFloor: { ...floor, bm25OtherScripts: 0.8 } };
-    const chinese = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.7, lexicalHit: true, q2qMax: 0 }];
+    const chinese = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.7, lexicalHit: true, q2qMax: 0, retrieved: true }];
     expect(decide(chinese, 0.99, guarded, { k: 3, otherScript: true })).toMatchObject({ decision: "none", reason: "no_evidence", evidenceFloor: { bm25: 0.8 } });
     expect(decide(chinese, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
     expect(decide(chinese, 0.99, { ...params, evidenceFloor: floor }, { k: 3, otherScript: true })).toMatchObject({ decision: "inject" });

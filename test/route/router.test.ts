@@ -83,6 +83,18 @@ describe("router.route", () => {
     expect((await router.candidates(query)).choices).toBe((await router.candidates(query)).names.length);
   });
 
+  it("injects an allowed skill only when the retrievers find it in the whole index too", async () => {
+    const query = "my pod keeps restarting with CrashLoopBackOff, how do I debug it with kubectl?";
+    // One candidate per retriever: the whole index's retrievers find k8s-debug, not pdf-extract.
+    const narrow = await createRouter({ db, candidatesPerRetriever: 1 });
+    try {
+      expect(await narrow.route(query, { skills: ["pdf-extract"] })).toMatchObject({ decision: "none", reason: "not_retrieved" });
+      expect(await narrow.route(query, { skills: ["pdf-extract", "k8s-debug"] })).toMatchObject({ decision: "inject", selected: ["k8s-debug"] });
+    } finally {
+      await narrow.close();
+    }
+  });
+
   it("holds the library to the same query rules as the HTTP API", async () => {
     await expect(router.route(" \n ")).rejects.toMatchObject({ code: "QUERY_EMPTY" });
     await expect(router.route("x".repeat(8_001))).rejects.toMatchObject({ code: "QUERY_TOO_LONG" });
