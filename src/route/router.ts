@@ -267,13 +267,9 @@ function candidatesOf(
   const { allowed, notExcluded } = skillFilters(snapshot.model, options);
   // The first name the message calls that is a skill here (exactly: "$HOME" in a pasted script calls no skill "home").
   const invoked = query.calls?.map((name) => snapshot.model.byName.get(name)).find((skill) => skill !== undefined && (allowed?.(skill) ?? true));
-  const called = invoked === undefined ? {} : { invoked };
-  if (process.env.EXP_B && options.skills) {
-    const whole = gatherCandidates(snapshot.retrievers, query, perRetriever, notExcluded);
-    return { candidates: invoked === undefined || whole.includes(invoked) ? whole : [...whole, invoked], eligible: allowed, ...called };
-  }
   const found = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
   const candidates = invoked === undefined || found.includes(invoked) ? found : [...found, invoked];
+  const called = invoked === undefined ? {} : { invoked };
   if (!options.skills) return { candidates, ...called };
   const context = gatherCandidates(snapshot.retrievers, query, perRetriever, notExcluded);
   return { candidates: [...new Set([...candidates, ...context])], eligible: allowed, ...called, wholeIndex: new Set(context) };
