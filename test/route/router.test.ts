@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { createQueryEncoder, type QueryEncoder } from "../../src/models/query-encoder.js";
 import { createRouter, type Router } from "../../src/route/router.js";
+import { formatResult } from "../../src/cli/route-command.js";
+import { findSkillText } from "../../src/mcp/tool-text.js";
 import type { RouteOptions } from "../../src/contract/route.js";
 import { tempDir, writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
@@ -88,7 +90,12 @@ describe("router.route", () => {
     // One candidate per retriever: the whole index's retrievers find k8s-debug, not pdf-extract.
     const narrow = await createRouter({ db, candidatesPerRetriever: 1 });
     try {
-      expect(await narrow.route(query, { skills: ["pdf-extract"] })).toMatchObject({ decision: "none", reason: "not_retrieved" });
+      const refused = await narrow.route(query, { skills: ["pdf-extract"] });
+      expect(refused).toMatchObject({ decision: "none", reason: "not_retrieved" });
+      // router route and the MCP tool say why in words
+      const why = "the retrievers do not find pdf-extract for this request in the whole index, only among the allowed skills";
+      expect(formatResult(refused)).toContain(`-> none (not retrieved: ${why})`);
+      expect(findSkillText(refused)).toContain(`(${why})`);
       expect(await narrow.route(query, { skills: ["pdf-extract", "k8s-debug"] })).toMatchObject({ decision: "inject", selected: ["k8s-debug"] });
     } finally {
       await narrow.close();
