@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K } from "../contract/limits.js";
-import type { RankedSkill, RouteResult } from "../contract/route.js";
+import type { NoneReason, RankedSkill, RouteResult } from "../contract/route.js";
 import { dbOption } from "./db-option.js";
 import { parseShare } from "./number-arguments.js";
 import { missingEvidence, notRetrieved } from "../contract/missing-evidence.js";
@@ -51,6 +51,14 @@ export function routeCommand(): Command {
     });
 }
 
+// Why the answer is none, in the figures behind it; the other reasons read as their names.
+const WHY_NONE: Partial<Record<NoneReason, (result: RouteResult) => string>> = {
+  below_threshold: (result) => `in scope ${result.in_scope.toFixed(2)} < threshold ${result.threshold.toFixed(2)}`,
+  small_margin: (result) => `the top two are too close (margin < ${result.min_margin.toFixed(2)})`,
+  no_evidence: (result) => `no evidence: ${missingEvidence(result)}`,
+  not_retrieved: (result) => `not retrieved: ${notRetrieved(result)}`,
+};
+
 /** One line a person reads at a glance, then the runners-up. */
 export function formatResult(result: RouteResult): string {
   const lines: string[] = [];
@@ -58,16 +66,7 @@ export function formatResult(result: RouteResult): string {
   if (result.decision === "inject") {
     for (const name of result.selected) lines.push(`-> ${describe(result.skills.find((skill) => skill.name === name)!)}${name === result.invoked ? "  (called by name)" : ""}`);
   } else {
-    const why =
-      result.reason === "below_threshold"
-        ? `in scope ${result.in_scope.toFixed(2)} < threshold ${result.threshold.toFixed(2)}`
-        : result.reason === "small_margin"
-          ? `the top two are too close (margin < ${result.min_margin.toFixed(2)})`
-          : result.reason === "no_evidence"
-            ? `no evidence: ${missingEvidence(result)}`
-            : result.reason === "not_retrieved"
-              ? `not retrieved: ${notRetrieved(result)}`
-              : (result.reason ?? "").replace(/_/g, " ");
+    const why = (result.reason && WHY_NONE[result.reason]?.(result)) ?? (result.reason ?? "").replace(/_/g, " ");
     lines.push(`-> none (${why})`);
     if (best) lines.push(`   best was ${describe(best)}`);
   }
