@@ -2,7 +2,7 @@ import type { QueryEncoder } from "../models/query-encoder.js";
 import type { IndexDatabase } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
-import { embedderReads } from "../route/embedder-coverage.js";
+import { embedderReads, mostlyLatin } from "../route/embedder-coverage.js";
 import { writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.js";
 import { routableQuery } from "../contract/limits.js";
 import { createRouter, type Router } from "../route/router.js";
@@ -49,24 +49,20 @@ export async function calibrateEvidence(
     const total = 2 * probes.length + EVERYDAY_REQUESTS.length;
     let done = 0;
     const step = () => onProgress?.(++done, total);
-    const read: { bm25: number; q2q: number }[] = [];
+    // BM25 by script (CJK text shares far more terms); dense similarity where the embedder reads the text.
+    const latinBm25: number[] = [];
     const otherScripts: number[] = [];
+    const readQ2q: number[] = [];
     for (const probe of probes) {
       const best = (await router.candidates(probe.query, { exclude: [probe.skill] })).evidence[0];
-      if (embedderReads(probe.query)) read.push({ bm25: best?.signals.bm25 ?? 0, q2q: best?.signals.q2q_max ?? 0 });
-      else otherScripts.push(best?.signals.bm25 ?? 0);
+      (mostlyLatin(probe.query) ? latinBm25 : otherScripts).push(best?.signals.bm25 ?? 0);
+      if (embedderReads(probe.query, encoder.id)) readQ2q.push(best?.signals.q2q_max ?? 0);
       step();
     }
     const floor: EvidenceFloor = {
-      bm25: quantile(
-        read.map((probe) => probe.bm25),
-        BM25_QUANTILE,
-      ),
+      bm25: quantile(latinBm25, BM25_QUANTILE),
       ...(otherScripts.length >= MIN_SCRIPT_SAMPLES ? { bm25OtherScripts: quantile(otherScripts, BM25_QUANTILE) } : {}),
-      q2qMax: quantile(
-        read.map((probe) => probe.q2q),
-        Q2Q_QUANTILE,
-      ),
+      q2qMax: quantile(readQ2q, Q2Q_QUANTILE),
       samples: probes.length,
       indexVersion: readMeta(db).indexVersion,
       routerVersion: VERSION,
@@ -92,14 +88,14 @@ interface Probe {
 }
 
 /**
- * Each skill's middle request from an even spread of skills, separately for queries the embedder reads and for other scripts: CJK text shares far more BM25 terms.
+ * Each skill's middle request from an even spread of skills, separately for Latin text and other scripts: CJK text shares far more BM25 terms.
  */
 function absentSkillProbes(db: IndexDatabase): Probe[] {
   if (countSkills(db) < MIN_CALIBRATION_SKILLS) return [];
   const all = middleRequests(db).map((request) => ({ query: routableQuery(request.query), skill: request.skill }));
-  const read = all.filter((probe) => embedderReads(probe.query));
-  const otherScripts = all.filter((probe) => !embedderReads(probe.query));
-  return [...evenSpread(read, MAX_SAMPLES), ...evenSpread(otherScripts, MAX_SAMPLES)];
+  const latin = all.filter((probe) => mostlyLatin(probe.query));
+  const otherScripts = all.filter((probe) => !mostlyLatin(probe.query));
+  return [...evenSpread(latin, MAX_SAMPLES), ...evenSpread(otherScripts, MAX_SAMPLES)];
 }
 
 async function routedShare(router: Router, probes: { query: string; skill?: string }[], step: () => void): Promise<number> {

@@ -67,8 +67,9 @@ export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder
 
 /** The middle request of each of an even spread of skills with enough of them, in scripts the embedder reads (dense signals decide shares there). */
 function heldOutProbes(db: IndexDatabase, manifests: Map<string, StoredManifest>): MiddleRequest[] {
+  const embedder = readMeta(db).embedder;
   return evenSpread(
-    middleRequests(db, manifests).filter((request) => request.queries >= MIN_QUERIES && embedderReads(request.query)),
+    middleRequests(db, manifests).filter((request) => request.queries >= MIN_QUERIES && embedderReads(request.query, embedder)),
     MAX_PROBES,
   );
 }

@@ -6,9 +6,15 @@ import { modelsDirOption } from "./models-dir-option.js";
 import { createProgress, type Progress } from "./progress.js";
 
 const PROGRESS_MIN_BYTES = 1 << 20;
+const MODEL_NAMES = Object.keys(MODEL_CATALOGUE).join(", ");
+// `router models pull` with no name: every model but the multilingual embedder (five times MiniLM's size).
+const DEFAULT_SET = Object.values(MODEL_CATALOGUE).filter((model) => model.pulledByDefault);
 
 export function modelsCommand(): Command {
-  return new Command("models").description("list the models and their files, or pull MiniLM and the cross-encoder from the Hugging Face hub").addCommand(listCommand()).addCommand(pullCommand());
+  return new Command("models")
+    .description("list the models and their files, or pull MiniLM, the multilingual MiniLM and the cross-encoder from the Hugging Face hub")
+    .addCommand(listCommand())
+    .addCommand(pullCommand());
 }
 
 function listCommand(): Command {
@@ -26,9 +32,9 @@ function listCommand(): Command {
         process.stdout.write(`${JSON.stringify({ offline: { id: USE_LITE.id, dimension: USE_LITE.dimension, available: true }, models: rows }, null, 2)}\n`);
         return;
       }
-      const lines = [`offline   ${USE_LITE.id} (built in, always available)`];
+      const lines = [`offline      ${USE_LITE.id} (built in, always available)`];
       for (const row of rows) {
-        lines.push(`${row.name.padEnd(9)} ${row.repo}  ${row.dtype ? `ready (${row.dtype})` : `missing ${row.missing.join(", ")}`}`, `          ${row.folder}`);
+        lines.push(`${row.name.padEnd(12)} ${row.repo}  ${row.dtype ? `ready (${row.dtype})` : `missing ${row.missing.join(", ")}`}`, `             ${row.folder}`);
       }
       process.stdout.write(`${lines.join("\n")}\n`);
     });
@@ -39,10 +45,10 @@ function pullCommand(): Command {
     .description("download model files (ONNX, tokenizer, config) from the Hugging Face hub, checking sizes and hashes")
     .argument(
       "[name]",
-      `minilm, reranker or all (or a repository: ${Object.values(MODEL_CATALOGUE)
+      `${MODEL_NAMES}, default (${DEFAULT_SET.map((model) => model.name).join(" and ")}) or all (or a repository: ${Object.values(MODEL_CATALOGUE)
         .map((model) => model.repo)
         .join(", ")})`,
-      "all",
+      "default",
     )
     .addOption(modelsDirOption())
     .addOption(new Option("--dtype <dtype>", "which ONNX export").choices(MODEL_DTYPES).default("q8"))
@@ -52,7 +58,7 @@ function pullCommand(): Command {
     .option("-q, --quiet", "no progress output")
     .action(async (name: string, options: { modelsDir: string; dtype: ModelDtype; revision: string; endpoint?: string; json?: boolean; quiet?: boolean }) => {
       const { pullModel } = await import("../models/pull-model.js");
-      const models = name === "all" ? Object.values(MODEL_CATALOGUE) : [findCatalogueModel(name) ?? unknownModel(name)];
+      const models = name === "all" ? Object.values(MODEL_CATALOGUE) : name === "default" ? DEFAULT_SET : [findCatalogueModel(name) ?? unknownModel(name)];
       const results: { model: string; repo: string; folder: string; files: PulledFile[] }[] = [];
       for (const model of models) {
         const bars = new Map<string, Progress>();
@@ -87,5 +93,5 @@ function pullCommand(): Command {
 }
 
 function unknownModel(name: string): CatalogueModel {
-  throw createError("INVALID_ARGUMENT", `Unknown model "${name}": use minilm, reranker or all`, { name });
+  throw createError("INVALID_ARGUMENT", `Unknown model "${name}": use ${MODEL_NAMES}, default or all`, { name });
 }

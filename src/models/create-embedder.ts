@@ -3,9 +3,9 @@ import path from "node:path";
 import { createError } from "../errors.js";
 import type { Embedder } from "./embedder.js";
 import { loadOrExplain } from "./load-or-explain.js";
-import { inspectModelFiles, MODEL_CATALOGUE, requiredFiles, type ModelFiles } from "./model-catalogue.js";
+import { CATALOGUE_EMBEDDERS, inspectModelFiles, requiredFiles, type CatalogueModel, type ModelFiles } from "./model-catalogue.js";
 import { hashModelFiles } from "./model-files-hash.js";
-import { modelSettings, type ModelSettings } from "./model-settings.js";
+import { modelSettings, type EmbedderChoice, type ModelSettings } from "./model-settings.js";
 import { createMiniLmEmbedder, MINILM_CODE_VERSION } from "./minilm-embedder.js";
 import { readOfflineModelBuild } from "./offline-model-files.js";
 import { pullModel } from "./pull-model.js";
@@ -27,34 +27,43 @@ export interface EmbedderPlan {
   version: string;
   /** sha256 of the model files this embedder loads, read or hashed on first call ("" while they are still to be pulled). */
   modelFiles(): string;
-  kind: "offline" | "minilm";
+  kind: "offline" | EmbedderModelName;
   /** Why this one, in words (`router doctor` shows it). */
   reason: string;
   create(): Promise<Embedder>;
 }
 
-const MINILM = MODEL_CATALOGUE.minilm;
+type EmbedderModelName = Exclude<EmbedderChoice, "auto" | "offline">;
 
 export function planEmbedder(options: EmbedderOptions = {}): EmbedderPlan {
   const settings = modelSettings(options);
-  const files = inspectModelFiles(settings.modelsDir, MINILM, settings.dtype);
   const offline = offlinePlan(settings);
-  const minilm = files.dtype ? localMiniLmPlan(settings, files) : undefined;
+  const local = CATALOGUE_EMBEDDERS.map((model) => ({ model, files: inspectModelFiles(settings.modelsDir, model, settings.dtype) }));
+  const ready = local.flatMap(({ model, files }) => (files.dtype ? [localModelPlan(settings, model, files)] : []));
+  const choice = settings.embedder;
+  // The explicitly chosen model: its files, else a pull (ROUTER_ALLOW_REMOTE_MODELS), else MODEL_NOT_FOUND.
+  const chosen = (): EmbedderPlan => {
+    const plan = ready.find((candidate) => candidate.kind === choice);
+    if (plan) return { ...plan, reason: `chosen explicitly (ROUTER_EMBEDDER=${choice})` };
+    const { model, files } = local.find((entry) => entry.model.name === choice)!;
+    return missingModel(settings, model, files);
+  };
   const index = options.indexEmbedder;
   if (index) {
-    const candidates = settings.embedder === "auto" ? [minilm, offline] : [settings.embedder === "offline" ? offline : (minilm ?? missingMiniLm(settings, files))];
-    const match = candidates.find((plan) => plan?.id === index);
+    const candidates = choice === "auto" ? [...ready, offline] : [choice === "offline" ? offline : chosen()];
+    const match = candidates.find((plan) => plan.id === index);
     if (match) return { ...match, reason: `the index was built with ${index}` };
-    const available = [offline, minilm].flatMap((plan) => (plan ? [plan.id] : []));
+    const available = [offline, ...ready].map((plan) => plan.id);
     throw createError(
       "EMBEDDER_MISMATCH",
       `The index was built with ${index}, which is not available here (available: ${available.join(", ")}; models folder ${settings.modelsDir}). Run \`router index\` again to re-embed, or restore that model's files.`,
       { index, available },
     );
   }
-  if (settings.embedder === "offline") return { ...offline, reason: "chosen explicitly (ROUTER_EMBEDDER=offline)" };
-  if (settings.embedder === "minilm") return minilm ? { ...minilm, reason: "chosen explicitly (ROUTER_EMBEDDER=minilm)" } : missingMiniLm(settings, files);
-  return minilm ?? { ...offline, reason: `auto: no complete MiniLM files in ${files.folder} (missing ${files.missing.join(", ")})` };
+  if (choice === "offline") return { ...offline, reason: "chosen explicitly (ROUTER_EMBEDDER=offline)" };
+  if (choice !== "auto") return chosen();
+  const absent = local.map(({ files }) => `${files.folder} (missing ${files.missing.join(", ")})`);
+  return ready[0] ?? { ...offline, reason: `auto: no complete model files in ${absent.join(" or ")}` };
 }
 
 /** The embedder to use for an index run (in-process; the query path uses createQueryEncoder instead). */
@@ -66,45 +75,45 @@ function offlinePlan(settings: ModelSettings): EmbedderPlan {
   return { ...USE_LITE, modelFiles: () => readOfflineModelBuild().sha256, kind: "offline", reason: "offline default", create: () => createUseLiteEmbedder({ threads: settings.threads }) };
 }
 
-function localMiniLmPlan(settings: ModelSettings, files: ModelFiles): EmbedderPlan {
+function localModelPlan(settings: ModelSettings, model: CatalogueModel, files: ModelFiles): EmbedderPlan {
   const dtype = files.dtype!;
-  const id = `${MINILM.idPrefix}-${dtype}`;
+  const id = `${model.idPrefix}-${dtype}`;
   let hashed: string | undefined;
   return {
     id,
     dimension: hiddenSize(files.folder),
     version: MINILM_CODE_VERSION,
-    // Hashing reads the ONNX file (23 MB for q8): only an index run asks, once.
+    // Hashing reads the ONNX file (23 MB for MiniLM's q8): only an index run asks, once.
     modelFiles: () => (hashed ??= hashModelFiles(files.folder, requiredFiles(dtype))),
-    kind: "minilm",
-    reason: `auto: MiniLM files found in ${files.folder} (${dtype})`,
-    create: () => loadOrExplain(files.folder, () => createMiniLmEmbedder({ id, folder: files.folder, dtype, threads: settings.threads })),
+    kind: model.name as EmbedderModelName,
+    reason: `auto: ${model.repo} files found in ${files.folder} (${dtype})`,
+    create: () => loadOrExplain(files.folder, () => createMiniLmEmbedder({ id, folder: files.folder, dtype, threads: settings.threads, maxTokens: model.maxTokens })),
   };
 }
 
-/** MiniLM asked for by name without its files: pulled first when remote models are allowed, else an error. */
-function missingMiniLm(settings: ModelSettings, files: ModelFiles): EmbedderPlan {
+/** A model asked for by name without its files: pulled first when remote models are allowed, else an error. */
+function missingModel(settings: ModelSettings, model: CatalogueModel, files: ModelFiles): EmbedderPlan {
   if (!settings.allowRemoteModels) {
     throw createError(
       "MODEL_NOT_FOUND",
-      `MiniLM files missing in ${files.folder}: ${files.missing.join(", ")}. Run \`router models pull minilm\`, copy the files there, set ROUTER_ALLOW_REMOTE_MODELS=1 to fetch them on first use, or use the offline embedder.`,
+      `${model.name} files missing in ${files.folder}: ${files.missing.join(", ")}. Run \`router models pull ${model.name}\`, copy the files there, set ROUTER_ALLOW_REMOTE_MODELS=1 to fetch them on first use, or use the offline embedder.`,
       { folder: files.folder, missing: files.missing },
     );
   }
   const dtype = settings.dtype ?? "q8";
   return {
-    id: `${MINILM.idPrefix}-${dtype}`,
-    dimension: MINILM.dimension!,
+    id: `${model.idPrefix}-${dtype}`,
+    dimension: model.dimension!,
     version: MINILM_CODE_VERSION,
     modelFiles() {
-      const pulled = inspectModelFiles(settings.modelsDir, MINILM, dtype);
+      const pulled = inspectModelFiles(settings.modelsDir, model, dtype);
       return pulled.dtype ? hashModelFiles(pulled.folder, requiredFiles(dtype)) : "";
     },
-    kind: "minilm",
+    kind: model.name as EmbedderModelName,
     reason: `chosen explicitly; files to be pulled from the hub into ${files.folder} (ROUTER_ALLOW_REMOTE_MODELS)`,
     async create() {
-      await pullModel({ model: MINILM, dtype, modelsDir: settings.modelsDir });
-      return localMiniLmPlan(settings, inspectModelFiles(settings.modelsDir, MINILM, dtype)).create();
+      await pullModel({ model, dtype, modelsDir: settings.modelsDir });
+      return localModelPlan(settings, model, inspectModelFiles(settings.modelsDir, model, dtype)).create();
     },
   };
 }

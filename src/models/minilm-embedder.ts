@@ -3,7 +3,7 @@ import type { ModelDtype } from "./model-catalogue.js";
 import { loadTransformers, localModelOptions } from "./transformers-runtime.js";
 
 // sentence-transformers trains and runs all-MiniLM-L6-v2 with 256 word pieces; more only dilutes the mean.
-const MAX_TOKENS = 256;
+const DEFAULT_MAX_TOKENS = 256;
 const BATCH = 32;
 /** Bump when a change here (tokenising, truncation, pooling) alters the vectors: indexes then re-embed. */
 export const MINILM_CODE_VERSION = "1";
@@ -14,6 +14,8 @@ export interface MiniLmOptions {
   folder: string;
   dtype: ModelDtype;
   threads: number;
+  /** Word pieces read of each text (default 256, all-MiniLM-L6-v2's; the multilingual model was trained with 128). */
+  maxTokens?: number;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function createMiniLmEmbedder(options: MiniLmOptions): Promise<Embe
   const tokenizer = await AutoTokenizer.from_pretrained(options.folder, { local_files_only: true });
   const model = await AutoModel.from_pretrained(options.folder, localModelOptions(options.dtype, options.threads));
   const dimension = Number((model.config as { hidden_size?: number }).hidden_size);
+  const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   return {
     id: options.id,
     dimension,
@@ -37,7 +40,7 @@ export async function createMiniLmEmbedder(options: MiniLmOptions): Promise<Embe
         const batch = order.slice(start, start + BATCH);
         const inputs = tokenizer(
           batch.map((index) => texts[index]!),
-          { padding: true, truncation: true, max_length: MAX_TOKENS },
+          { padding: true, truncation: true, max_length: maxTokens },
         );
         const { last_hidden_state } = await model(inputs);
         const pooled = mean_pooling(last_hidden_state, inputs.attention_mask).normalize(2, -1);

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 
-export type ModelName = "minilm" | "reranker";
+export type ModelName = "minilm" | "multilingual" | "reranker";
 /** q8: the dynamically quantised ONNX export (the default, about 4x smaller and faster); fp32: the full one. */
 export type ModelDtype = "q8" | "fp32";
 
@@ -14,12 +14,29 @@ export interface CatalogueModel {
   idPrefix: string;
   /** The published model's vector size, for an embedder still to be pulled (local files: config.json says). */
   dimension?: number;
+  /** Word pieces an embedder reads of a text: the length its sentence-transformers config was trained with. */
+  maxTokens?: number;
+  /** Pulled by `router models pull` with no name; the others only by name or with `all`. */
+  pulledByDefault: boolean;
 }
 
 export const MODEL_CATALOGUE: Record<ModelName, CatalogueModel> = {
-  minilm: { name: "minilm", repo: "Xenova/all-MiniLM-L6-v2", role: "embedder", idPrefix: "minilm-l6-v2", dimension: 384 },
-  reranker: { name: "reranker", repo: "Xenova/ms-marco-MiniLM-L-6-v2", role: "reranker", idPrefix: "ms-marco-minilm-l6-v2" },
+  minilm: { name: "minilm", repo: "Xenova/all-MiniLM-L6-v2", role: "embedder", idPrefix: "minilm-l6-v2", dimension: 384, maxTokens: 256, pulledByDefault: true },
+  // 50+ languages in one space, so a Chinese request meets an English skill description; 118 M parameters, 5x MiniLM.
+  multilingual: {
+    name: "multilingual",
+    repo: "Xenova/paraphrase-multilingual-MiniLM-L12-v2",
+    role: "embedder",
+    idPrefix: "multilingual-minilm-l12-v2",
+    dimension: 384,
+    maxTokens: 128,
+    pulledByDefault: false,
+  },
+  reranker: { name: "reranker", repo: "Xenova/ms-marco-MiniLM-L-6-v2", role: "reranker", idPrefix: "ms-marco-minilm-l6-v2", pulledByDefault: true },
 };
+
+/** The transformers.js embedders, in the order `auto` tries them. */
+export const CATALOGUE_EMBEDDERS: CatalogueModel[] = [MODEL_CATALOGUE.minilm, MODEL_CATALOGUE.multilingual];
 
 export const MODEL_DTYPES: ModelDtype[] = ["q8", "fp32"];
 

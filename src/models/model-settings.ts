@@ -2,14 +2,14 @@ import { fileURLToPath } from "node:url";
 import { createError } from "../errors.js";
 import { MODEL_DTYPES, type ModelDtype } from "./model-catalogue.js";
 
-export type EmbedderChoice = "auto" | "offline" | "minilm";
-const EMBEDDER_CHOICES: EmbedderChoice[] = ["auto", "offline", "minilm"];
+export type EmbedderChoice = "auto" | "offline" | "minilm" | "multilingual";
+const EMBEDDER_CHOICES: EmbedderChoice[] = ["auto", "offline", "minilm", "multilingual"];
 
 /** Where models live and how they may be loaded; every field has an environment default. */
 export interface ModelSettings {
   /** ROUTER_MODELS_DIR; default: the models/ folder of this installation, wherever the command runs from. */
   modelsDir: string;
-  /** ROUTER_EMBEDDER; `auto` takes MiniLM when its files are in modelsDir, else the offline default. */
+  /** ROUTER_EMBEDDER; `auto` takes MiniLM, then the multilingual MiniLM, when its files are in modelsDir, else the offline default. */
   embedder: EmbedderChoice;
   /** ROUTER_MODEL_DTYPE; default: q8 when its file is present, else fp32. */
   dtype: ModelDtype | undefined;

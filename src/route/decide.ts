@@ -27,7 +27,7 @@ export interface DecisionRule {
   k: number;
   /** Routing among an allow-list: the lexical floor, measured over the whole index, does not apply. */
   restricted?: boolean;
-  /** The embedder cannot read the query's script (default: it can): its own lexical floor applies. */
+  /** The query is mostly in a script other than Latin (CJK text shares far more BM25 terms): its own lexical floor applies. */
   otherScript?: boolean;
   /** The best candidate is the skill the message calls by name (`$name`, `/name`): injected whatever its scores. */
   invoked?: boolean;

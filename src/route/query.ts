@@ -6,7 +6,7 @@ import { analyseText } from "../text/analyse-text.js";
 import { glossHan } from "../text/han-gloss.js";
 import { withoutNegatedSpans } from "../text/negated-spans.js";
 import { skillCalls } from "../contract/skill-calls.js";
-import { embedderReads } from "./embedder-coverage.js";
+import { embedderReads, mostlyLatin } from "./embedder-coverage.js";
 
 /** A query as every stage of the pipeline sees it. */
 export interface RouteQuery {
@@ -46,9 +46,9 @@ export async function prepareQuery(encoder: QueryEncoder, text: string, context:
     for (let i = 0; i < vector.length; i++) vector[i]! += CONTEXT_WEIGHT * contextVector[i]!;
     normalise(vector);
   }
-  const readable = embedderReads(text);
+  const readable = embedderReads(text, encoder.id);
   // A Chinese request is also read in English, so that skills written in English can match it (CC-CEDICT glosses).
-  const gloss = readable ? undefined : glossHan(wanted);
+  const gloss = mostlyLatin(text) ? undefined : glossHan(wanted);
   // A mention inside what the message says it does not want ("don't use $savepoint") calls nothing.
   const calls = skillCalls(wanted);
   const called = calls.length > 0 ? { calls } : {};

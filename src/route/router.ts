@@ -20,6 +20,7 @@ import type { RetrieverFactory } from "./retriever.js";
 import type { RouteModel } from "./route-model.js";
 import { scoreQuery, type ScoredCandidate, type Scoring } from "./score.js";
 import type { Evidence } from "./signals.js";
+import { mostlyLatin } from "./embedder-coverage.js";
 import { holdSnapshot, type Snapshot } from "./snapshot.js";
 import { breakTies } from "./tie-break.js";
 import { DEFAULT_K } from "../contract/limits.js";
@@ -208,7 +209,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
     {
       k,
       restricted: options.skills !== undefined,
-      otherScript: !query.readable,
+      otherScript: !mostlyLatin(query.text),
       invoked: invoked !== undefined,
       ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
       ...(options.multi !== undefined ? { multi: options.multi } : {}),

@@ -1,9 +1,10 @@
 import path from "node:path";
 import { runIndex } from "../../src/indexer/run-index.js";
+import type { Embedder } from "../../src/models/embedder.js";
 import { writeAgentSkill, writeFile } from "./fixtures.js";
 
-/** A small, realistic skill set with clearly separate domains, written and indexed by the tests. */
-export async function indexSkillSet(dir: string): Promise<{ root: string; db: string }> {
+/** A small, realistic skill set with clearly separate domains, written and indexed by the tests (by the default embedder unless one is given). */
+export async function indexSkillSet(dir: string, embedder?: Embedder): Promise<{ root: string; db: string }> {
   const root = path.join(dir, "skills");
   writeAgentSkill(root, "k8s-debug", {
     description: "Debug failing Kubernetes pods: CrashLoopBackOff, ImagePullBackOff, OOMKilled. Use when a pod keeps restarting or a deployment will not roll out.",
@@ -35,6 +36,6 @@ export async function indexSkillSet(dir: string): Promise<{ root: string; db: st
     ]),
   );
   const db = path.join(dir, "router.db");
-  await runIndex({ paths: [root], db });
+  await runIndex({ paths: [root], db, ...(embedder ? { embedder } : {}) });
   return { root, db };
 }

@@ -10,10 +10,10 @@ import { tempDir } from "../helpers/fixtures.js";
 import { runOnnxDirectly, TINY_HIDDEN, writeTinyBert } from "../helpers/tiny-bert.js";
 import { cosine, runEmbedderConformance } from "./embedder-conformance.js";
 
-/** A models folder holding the generated MiniLM-shaped model where MiniLM's files go. */
-function tinyModelsDir(): string {
+/** A models folder holding the generated MiniLM-shaped model where the catalogue's embedder's files go (MiniLM's by default). */
+function tinyModelsDir(model = MODEL_CATALOGUE.minilm): string {
   const modelsDir = tempDir("models-");
-  writeTinyBert(modelFolder(modelsDir, MODEL_CATALOGUE.minilm), "feature-extraction");
+  writeTinyBert(modelFolder(modelsDir, model), "feature-extraction");
   return modelsDir;
 }
 
@@ -57,7 +57,7 @@ describe("MiniLM embedder (generated tiny BERT, same transformers.js code path)"
     const modelsDir = tinyModelsDir();
     const withModel = planEmbedder({ embedder: "auto", modelsDir });
     expect(withModel).toMatchObject({ kind: "minilm", id: "minilm-l6-v2-q8", dimension: TINY_HIDDEN, version: "1" });
-    expect(withModel.reason).toMatch(/MiniLM files found/);
+    expect(withModel.reason).toMatch(/all-MiniLM-L6-v2 files found/);
     // The index records a hash of the files this embedder loads: other files under the same id embed everything again.
     const folder = modelFolder(modelsDir, MODEL_CATALOGUE.minilm);
     expect(withModel.modelFiles()).toBe(hashModelFiles(folder, ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model_quantized.onnx"]));
@@ -66,6 +66,29 @@ describe("MiniLM embedder (generated tiny BERT, same transformers.js code path)"
     const without = planEmbedder({ embedder: "auto", modelsDir: tempDir() });
     expect(without).toMatchObject({ kind: "offline", id: "use-lite-512", dimension: 512 });
     expect(without.reason).toMatch(/missing .*onnx\/model_quantized\.onnx/);
+  });
+
+  it("the multilingual MiniLM: auto takes it when its files are the only ones, by name over MiniLM, and it reads 128 word pieces", async () => {
+    const modelsDir = tinyModelsDir(MODEL_CATALOGUE.multilingual);
+    expect(planEmbedder({ modelsDir })).toMatchObject({ kind: "multilingual", id: "multilingual-minilm-l12-v2-q8", dimension: TINY_HIDDEN });
+    writeTinyBert(modelFolder(modelsDir, MODEL_CATALOGUE.minilm), "feature-extraction");
+    expect(planEmbedder({ modelsDir })).toMatchObject({ kind: "minilm" });
+    expect(planEmbedder({ modelsDir, embedder: "multilingual" })).toMatchObject({ kind: "multilingual", reason: "chosen explicitly (ROUTER_EMBEDDER=multilingual)" });
+    expect(planEmbedder({ modelsDir, indexEmbedder: "multilingual-minilm-l12-v2-q8" })).toMatchObject({ kind: "multilingual" });
+
+    // 130 words fill more than 128 word pieces: what follows is cut for this model, and read by MiniLM.
+    const opening = Array(130).fill("pod").join(" ");
+    const texts = [`${opening} weather rain`, `${opening} sql invoice`];
+    const [multilingual, minilm] = await Promise.all(["multilingual", "minilm"].map((embedder) => createEmbedder({ modelsDir, embedder: embedder as "minilm" })));
+    const [cutA, cutB] = await multilingual!.embed(texts);
+    const [fullA, fullB] = await minilm!.embed(texts);
+    await Promise.all([multilingual!.close(), minilm!.close()]);
+    expect(cosine(cutA!, cutB!)).toBeGreaterThan(0.99999);
+    expect(cosine(fullA!, fullB!)).toBeLessThan(0.9999);
+
+    expect(() => planEmbedder({ embedder: "multilingual", modelsDir: tempDir() })).toThrow(
+      expect.objectContaining({ code: "MODEL_NOT_FOUND", message: expect.stringMatching(/router models pull multilingual/) }),
+    );
   });
 
   it("gives clear error codes for a missing folder, damaged files and a foreign index", async () => {
@@ -85,7 +108,7 @@ describe("MiniLM embedder (generated tiny BERT, same transformers.js code path)"
   it("refuses unknown settings with INVALID_ARGUMENT, from options or the environment", () => {
     expect(() => planEmbedder({ embedder: "bert" as never })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     expect(() => modelSettings({}, { ROUTER_EMBEDDER: "bert" })).toThrow(
-      expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/ROUTER_EMBEDDER must be one of auto, offline, minilm/) }),
+      expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/ROUTER_EMBEDDER must be one of auto, offline, minilm, multilingual/) }),
     );
     expect(() => modelSettings({}, { ROUTER_MODEL_THREADS: "0" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     expect(() => modelSettings({}, { ROUTER_MODEL_DTYPE: "int4" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));

@@ -10,7 +10,7 @@ import { closedEndpoint, startMockHub } from "../helpers/mock-hub.js";
 import { writeTinyBert } from "../helpers/tiny-bert.js";
 import { runCliAsync } from "./run-cli-async.js";
 
-const { minilm, reranker } = MODEL_CATALOGUE;
+const { minilm, multilingual, reranker } = MODEL_CATALOGUE;
 
 function indexFacts(db: string) {
   const index = openIndexForRead(db);
@@ -42,16 +42,16 @@ describe("router models and router doctor", () => {
     expect(offline.stderr).toMatch(/^error \[MODEL_DOWNLOAD_FAILED\]: Cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)\. Check the network/m);
     expect(offline.ms).toBeLessThan(5_000);
     const unknown = await runCliAsync(["models", "pull", "gpt-9"]);
-    expect([unknown.status, unknown.stderr.trim()]).toEqual([2, 'error [INVALID_ARGUMENT]: Unknown model "gpt-9": use minilm, reranker or all']);
+    expect([unknown.status, unknown.stderr.trim()]).toEqual([2, 'error [INVALID_ARGUMENT]: Unknown model "gpt-9": use minilm, multilingual, reranker, default or all']);
   });
 
-  it("pull: downloads both models from a hub, then `auto` and doctor use them; a corrupted file fails with exit 1", async () => {
+  it("pull: downloads MiniLM and the reranker from a hub, then `auto` and doctor use them; a corrupted file fails with exit 1", async () => {
     const source = tempDir("hub-");
     const published = (model: typeof minilm, head: "feature-extraction" | "sequence-classification") => {
       const folder = modelFolder(source, model);
       return [model.repo, { folder, files: writeTinyBert(folder, head) }] as const;
     };
-    const repos = Object.fromEntries([published(minilm, "feature-extraction"), published(reranker, "sequence-classification")]);
+    const repos = Object.fromEntries([published(minilm, "feature-extraction"), published(multilingual, "feature-extraction"), published(reranker, "sequence-classification")]);
     const hub = await startMockHub(repos);
     const corruptHub = await startMockHub(repos, { corrupt: ["onnx/model_quantized.onnx"] });
     try {
@@ -61,10 +61,14 @@ describe("router models and router doctor", () => {
       expect(pulled.stdout).toContain(`minilm: Xenova/all-MiniLM-L6-v2 -> ${modelFolder(modelsDir, minilm)}`);
       expect(pulled.stdout).toContain("4 downloaded");
       const list = JSON.parse((await runCliAsync(["models", "list", "--json", "--models-dir", modelsDir])).stdout);
+      // The multilingual embedder is pulled only when asked for by name (or with `all`).
       expect(list.models.map((model: { name: string; dtype: string }) => [model.name, model.dtype])).toEqual([
         ["minilm", "q8"],
+        ["multilingual", null],
         ["reranker", "q8"],
       ]);
+      const named = await runCliAsync(["models", "pull", "multilingual", "--models-dir", modelsDir], { HF_ENDPOINT: hub.url });
+      expect(named.stdout).toContain(`multilingual: Xenova/paraphrase-multilingual-MiniLM-L12-v2 -> ${modelFolder(modelsDir, multilingual)}`);
 
       const doctor = await runCliAsync(["doctor", "--json", "--models-dir", modelsDir, "--db", path.join(tempDir(), "none.db")]);
       expect(doctor.status).toBe(0);
@@ -84,6 +88,9 @@ describe("router models and router doctor", () => {
       });
       expect(remote.status, remote.stderr).toBe(0);
       expect(JSON.parse(remote.stdout)).toMatchObject({ embedded: 1, embedder: "minilm-l6-v2-q8" });
+      const chosen = await runCliAsync(["index", skills, "--db", path.join(tempDir(), "m.db"), "--json"], { ROUTER_EMBEDDER: "multilingual", ROUTER_MODELS_DIR: modelsDir });
+      expect(chosen.status, chosen.stderr).toBe(0);
+      expect(JSON.parse(chosen.stdout)).toMatchObject({ embedded: 1, embedder: "multilingual-minilm-l12-v2-q8" });
 
       const corrupt = await runCliAsync(["models", "pull", "reranker", "--models-dir", tempDir()], { HF_ENDPOINT: corruptHub.url });
       expect(corrupt.status).toBe(1);
@@ -131,6 +138,6 @@ describe("router models and router doctor", () => {
     writeAgentSkill(root, "alpha");
     const result = await runCliAsync(["index", root, "--db", path.join(tempDir(), "r.db")], { ROUTER_EMBEDDER: "minilm", ROUTER_MODELS_DIR: path.join(tempDir(), "absent") });
     expect(result.status).toBe(3);
-    expect(result.stderr).toMatch(/^error \[MODEL_NOT_FOUND\]: MiniLM files missing in .*absent\/Xenova\/all-MiniLM-L6-v2: config\.json/m);
+    expect(result.stderr).toMatch(/^error \[MODEL_NOT_FOUND\]: minilm files missing in .*absent\/Xenova\/all-MiniLM-L6-v2: config\.json/m);
   });
 });
