@@ -4,6 +4,7 @@ import type { ShareScaleMeasure } from "../src/calibrate/measure-share-scale.js"
 import { computeMetrics } from "../src/eval/metrics.js";
 import { scoredAnswer, type ScoredOutcome } from "../src/eval/run-cases.js";
 import { runIndex } from "../src/indexer/run-index.js";
+import { planEmbedder } from "../src/models/create-embedder.js";
 import { createRouter } from "../src/route/router.js";
 import { routableQuery } from "../src/contract/limits.js";
 
@@ -95,7 +96,8 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
   const evalSkillDir = path.join(evalDir, "skills");
   const evalSkills = readdirSync(evalSkillDir);
   mkdirSync(options.cacheDir, { recursive: true });
-  const db = path.join(options.cacheDir, `trigger-dev-${options.distractors.label}.db`);
+  // One cached index per embedder: measuring another (ROUTER_EMBEDDER) does not re-embed the default's.
+  const db = path.join(options.cacheDir, `trigger-dev-${options.distractors.label}-${planEmbedder().id}.db`);
   if (options.fresh) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
   const started = performance.now();
   // The floor is measured again on the cached index: a floor measured by earlier code would not score this code.
