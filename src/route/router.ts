@@ -72,6 +72,8 @@ export interface ScoredCandidates {
   vector: Float32Array;
   /** The embedder reads the query's script; when not, dense signals are 0 and fit must score it as routing does. */
   readable: boolean;
+  /** Per candidate: the whole index's retrievers find it too (always, without an allow-list); the decision refuses one they do not. */
+  retrieved: boolean[];
 }
 
 export interface RouterStatus {
@@ -240,7 +242,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
 
 /** Every scored candidate of a prepared query with its feature row, best first (the eligible ones before the context). */
 export function scoredCandidates(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): ScoredCandidates {
-  const { candidates, eligible } = candidatesOf(snapshot, query, perRetriever, options);
+  const { candidates, eligible, wholeIndex } = candidatesOf(snapshot, query, perRetriever, options);
   const scoring = scoreQuery(snapshot, query, candidates, eligible);
   const scored = [...scoring.ranked, ...scoring.context];
   return {
@@ -250,6 +252,7 @@ export function scoredCandidates(snapshot: Snapshot, query: RouteQuery, perRetri
     choices: scoring.ranked.length,
     vector: query.vector,
     readable: query.readable,
+    retrieved: scored.map((item) => wholeIndex?.has(item.evidence.skill) ?? true),
   };
 }
 

@@ -127,6 +127,29 @@ describe("fitIndex", () => {
     expect(Number.isFinite(params.scope.bias)).toBe(true);
   });
 
+  it("counts an allowed skill the whole index does not retrieve as refused, as routing does", async () => {
+    const { db } = await indexSkillSet(tempDir());
+    // One candidate per retriever: for these requests the whole index's retrievers find k8s-debug, not pdf-extract.
+    const router = await createRouter({ db, candidatesPerRetriever: 1 });
+    let samples: Awaited<ReturnType<typeof collectSamples>>;
+    try {
+      samples = await collectSamples(router, [
+        ...K8S.slice(0, 3).map((query) => ({ query, expected: "pdf-extract", candidates: ["pdf-extract"] })),
+        ...WEATHER.slice(0, 3).map((query) => ({ query, expected: "get_current_weather" })),
+      ]);
+      expect((await router.route(K8S[0]!, { skills: ["pdf-extract"] })).reason).toBe("not_retrieved");
+    } finally {
+      await router.close();
+    }
+    const restricted = samples[0]!;
+    expect(restricted.retrieved[restricted.names.indexOf("pdf-extract")]).toBe(false);
+    expect(restricted.retrieved[restricted.names.indexOf("k8s-debug")]).toBe(true);
+    expect(samples.at(-1)!.retrieved.every(Boolean)).toBe(true);
+    // Routing refuses the three allow-listed cases whatever the threshold, so fit cannot count them as routed.
+    const { training } = fitFusion(samples, { origin: "t", embedder: "use-lite-512", fallback: DEFAULT_FUSION, minRouted: 0.9 });
+    expect(training.routed).toBeLessThanOrEqual(0.5);
+  });
+
   it("refuses cases that expect skills the index does not have", async () => {
     const { db } = await indexSkillSet(tempDir());
     await expect(fitIndex({ db, train: [{ query: "x", expected: "not-a-skill" }], test: [], origin: "t" })).rejects.toMatchObject({ code: "UNKNOWN_SKILLS" });
