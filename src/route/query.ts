@@ -19,7 +19,7 @@ export interface RouteQuery {
   vector: Float32Array;
   /** The embedder reads the query's script; when not, dense evidence says nothing and is left out. */
   readable: boolean;
-  /** For a Chinese query: the unit vector of its English gloss, which finds candidates among skills written in English. */
+  /** For a Chinese query the embedder cannot read: the unit vector of its English gloss, which finds candidates among skills written in English. */
   gloss?: Float32Array;
   /** The names it calls a skill by (`$name`, a leading `/name`), outside the spans it declines; absent when none. */
   calls?: string[];
@@ -53,5 +53,7 @@ export async function prepareQuery(encoder: QueryEncoder, text: string, context:
   const calls = skillCalls(wanted);
   const called = calls.length > 0 ? { calls } : {};
   if (!gloss) return { text, terms: analyseText(wanted), vector, readable, ...called };
-  return { text, terms: analyseText(wanted), glossTerms: analyseText(gloss), vector, readable, gloss: Float32Array.from(await encoder.embedQuery(gloss, signal)), ...called };
+  // The gloss's vector stands in for the query's only where the embedder cannot read the query.
+  const glossVector = readable ? {} : { gloss: Float32Array.from(await encoder.embedQuery(gloss, signal)) };
+  return { text, terms: analyseText(wanted), glossTerms: analyseText(gloss), vector, readable, ...glossVector, ...called };
 }
