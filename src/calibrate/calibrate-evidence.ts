@@ -2,7 +2,7 @@ import type { QueryEncoder } from "../models/query-encoder.js";
 import type { IndexDatabase } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
-import { embedderReads, mostlyLatin } from "../route/embedder-coverage.js";
+import { mostlyLatin, readsEveryScript } from "../route/embedder-coverage.js";
 import { writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.js";
 import { routableQuery } from "../contract/limits.js";
 import { createRouter, type Router } from "../route/router.js";
@@ -53,10 +53,12 @@ export async function calibrateEvidence(
     const latinBm25: number[] = [];
     const otherScripts: number[] = [];
     const readQ2q: number[] = [];
+    const readsAll = readsEveryScript(encoder.id);
     for (const probe of probes) {
       const best = (await router.candidates(probe.query, { exclude: [probe.skill] })).evidence[0];
-      (mostlyLatin(probe.query) ? latinBm25 : otherScripts).push(best?.signals.bm25 ?? 0);
-      if (embedderReads(probe.query, encoder.id)) readQ2q.push(best?.signals.q2q_max ?? 0);
+      const latin = mostlyLatin(probe.query);
+      (latin ? latinBm25 : otherScripts).push(best?.signals.bm25 ?? 0);
+      if (latin || readsAll) readQ2q.push(best?.signals.q2q_max ?? 0);
       step();
     }
     const floor: EvidenceFloor = {

@@ -16,7 +16,12 @@ export function mostlyLatin(text: string): boolean {
   return (text.match(LATIN_LETTER)?.length ?? 0) / letters >= MIN_LATIN_SHARE;
 }
 
-/** Whether the embedder (an index's or encoder's embedder id) reads the text: a multilingual one reads every script. */
+/** Whether the embedder (an index's or encoder's embedder id) reads text in any script, not only Latin. */
+export function readsEveryScript(embedder: string | undefined): boolean {
+  return embedder?.startsWith(READS_EVERY_SCRIPT) === true;
+}
+
+/** Whether the embedder reads the text: a multilingual one reads every script. */
 export function embedderReads(text: string, embedder: string | undefined): boolean {
-  return embedder?.startsWith(READS_EVERY_SCRIPT) === true || mostlyLatin(text);
+  return readsEveryScript(embedder) || mostlyLatin(text);
 }

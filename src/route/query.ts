@@ -6,7 +6,7 @@ import { analyseText } from "../text/analyse-text.js";
 import { glossHan } from "../text/han-gloss.js";
 import { withoutNegatedSpans } from "../text/negated-spans.js";
 import { skillCalls } from "../contract/skill-calls.js";
-import { embedderReads, mostlyLatin } from "./embedder-coverage.js";
+import { mostlyLatin, readsEveryScript } from "./embedder-coverage.js";
 
 /** A query as every stage of the pipeline sees it. */
 export interface RouteQuery {
@@ -19,6 +19,8 @@ export interface RouteQuery {
   vector: Float32Array;
   /** The embedder reads the query's script; when not, dense evidence says nothing and is left out. */
   readable: boolean;
+  /** Most of its letters are in another script than Latin: CJK text shares far more BM25 terms, so its own lexical floor applies. */
+  otherScript: boolean;
   /** For a Chinese query the embedder cannot read: the unit vector of its English gloss, which finds candidates among skills written in English. */
   gloss?: Float32Array;
   /** The names it calls a skill by (`$name`, a leading `/name`), outside the spans it declines; absent when none. */
@@ -46,14 +48,15 @@ export async function prepareQuery(encoder: QueryEncoder, text: string, context:
     for (let i = 0; i < vector.length; i++) vector[i]! += CONTEXT_WEIGHT * contextVector[i]!;
     normalise(vector);
   }
-  const readable = embedderReads(text, encoder.id);
+  const otherScript = !mostlyLatin(text);
+  const readable = !otherScript || readsEveryScript(encoder.id);
   // A Chinese request is also read in English, so that skills written in English can match it (CC-CEDICT glosses).
-  const gloss = mostlyLatin(text) ? undefined : glossHan(wanted);
+  const gloss = otherScript ? glossHan(wanted) : undefined;
   // A mention inside what the message says it does not want ("don't use $savepoint") calls nothing.
   const calls = skillCalls(wanted);
   const called = calls.length > 0 ? { calls } : {};
-  if (!gloss) return { text, terms: analyseText(wanted), vector, readable, ...called };
+  if (!gloss) return { text, terms: analyseText(wanted), vector, readable, otherScript, ...called };
   // The gloss's vector stands in for the query's only where the embedder cannot read the query.
   const glossVector = readable ? {} : { gloss: Float32Array.from(await encoder.embedQuery(gloss, signal)) };
-  return { text, terms: analyseText(wanted), glossTerms: analyseText(gloss), vector, readable, ...glossVector, ...called };
+  return { text, terms: analyseText(wanted), glossTerms: analyseText(gloss), vector, readable, otherScript, ...glossVector, ...called };
 }

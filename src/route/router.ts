@@ -20,7 +20,6 @@ import type { RetrieverFactory } from "./retriever.js";
 import type { RouteModel } from "./route-model.js";
 import { scoreQuery, type ScoredCandidate, type Scoring } from "./score.js";
 import type { Evidence } from "./signals.js";
-import { mostlyLatin } from "./embedder-coverage.js";
 import { holdSnapshot, type Snapshot } from "./snapshot.js";
 import { breakTies } from "./tie-break.js";
 import { DEFAULT_K } from "../contract/limits.js";
@@ -193,7 +192,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   const query = await prepareQuery(encoder, text, options.context, options.signal);
   options.signal?.throwIfAborted();
   const embedded = performance.now();
-  const { candidates, eligible, invoked, wholeIndex } = candidatesOf(snapshot, query, perRetriever, options);
+  const { candidates, eligible, invoked, retrievedWhole } = candidatesOf(snapshot, query, perRetriever, options);
   const retrieved = performance.now();
   const scoring: Scoring = scoreQuery(snapshot, query, candidates, eligible);
   const scored = performance.now();
@@ -205,13 +204,13 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   const reranked = performance.now();
   if (invoked !== undefined) scoring.ranked = calledFirst(scoring.ranked, invoked);
   const outcome = decide(
-    scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence, wholeIndex?.has(item.evidence.skill) ?? true)),
+    scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence, retrievedWhole(item.evidence.skill))),
     scoring.inScope,
     fusion,
     {
       k,
       restricted: options.skills !== undefined,
-      otherScript: !mostlyLatin(query.text),
+      otherScript: query.otherScript,
       invoked: invoked !== undefined,
       ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
       ...(options.multi !== undefined ? { multi: options.multi } : {}),
@@ -242,7 +241,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
 
 /** Every scored candidate of a prepared query with its feature row, best first (the eligible ones before the context). */
 export function scoredCandidates(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): ScoredCandidates {
-  const { candidates, eligible, wholeIndex } = candidatesOf(snapshot, query, perRetriever, options);
+  const { candidates, eligible, retrievedWhole } = candidatesOf(snapshot, query, perRetriever, options);
   const scoring = scoreQuery(snapshot, query, candidates, eligible);
   const scored = [...scoring.ranked, ...scoring.context];
   return {
@@ -252,31 +251,32 @@ export function scoredCandidates(snapshot: Snapshot, query: RouteQuery, perRetri
     choices: scoring.ranked.length,
     vector: query.vector,
     readable: query.readable,
-    retrieved: scored.map((item) => wholeIndex?.has(item.evidence.skill) ?? true),
+    retrieved: scored.map((item) => retrievedWhole(item.evidence.skill)),
   };
 }
 
 /**
  * What to score: the retrievers' candidates and the skill the message calls by name, and with an allow-list, the
  * allowed ones among the whole index's best as context (only the allowed are `eligible`), so that a few allowed
- * skills are measured against what else fits. `wholeIndex` (with an allow-list) holds what the retrievers find
- * without it.
+ * skills are measured against what else fits. `retrievedWhole` says whether the retrievers find a skill without the
+ * allow-list (every skill, when there is none).
  */
 function candidatesOf(
   snapshot: Snapshot,
   query: RouteQuery,
   perRetriever: number,
   options: RouteOptions,
-): { candidates: number[]; eligible?: (skill: number) => boolean; invoked?: number; wholeIndex?: Set<number> } {
+): { candidates: number[]; eligible?: (skill: number) => boolean; invoked?: number; retrievedWhole: (skill: number) => boolean } {
   const { allowed, notExcluded } = skillFilters(snapshot.model, options);
   // The first name the message calls that is a skill here (exactly: "$HOME" in a pasted script calls no skill "home").
   const invoked = query.calls?.map((name) => snapshot.model.byName.get(name)).find((skill) => skill !== undefined && (allowed?.(skill) ?? true));
   const found = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
   const candidates = invoked === undefined || found.includes(invoked) ? found : [...found, invoked];
   const called = invoked === undefined ? {} : { invoked };
-  if (!options.skills) return { candidates, ...called };
+  if (!options.skills) return { candidates, ...called, retrievedWhole: () => true };
   const context = gatherCandidates(snapshot.retrievers, query, perRetriever, notExcluded);
-  return { candidates: [...new Set([...candidates, ...context])], eligible: allowed, ...called, wholeIndex: new Set(context) };
+  const wholeIndex = new Set(context);
+  return { candidates: [...new Set([...candidates, ...context])], eligible: allowed, ...called, retrievedWhole: (skill) => wholeIndex.has(skill) };
 }
 
 /** The skill the message called by name ranks first, whatever its scores; the rest keep their order. */
