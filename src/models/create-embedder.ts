@@ -3,9 +3,9 @@ import path from "node:path";
 import { createError } from "../errors.js";
 import type { Embedder } from "./embedder.js";
 import { loadOrExplain } from "./load-or-explain.js";
-import { CATALOGUE_EMBEDDERS, inspectModelFiles, requiredFiles, type CatalogueModel, type ModelFiles } from "./model-catalogue.js";
+import { CATALOGUE_EMBEDDERS, inspectModelFiles, requiredFiles, type CatalogueEmbedder, type EmbedderModelName, type ModelFiles } from "./model-catalogue.js";
 import { hashModelFiles } from "./model-files-hash.js";
-import { modelSettings, type EmbedderChoice, type ModelSettings } from "./model-settings.js";
+import { modelSettings, type ModelSettings } from "./model-settings.js";
 import { createMiniLmEmbedder, MINILM_CODE_VERSION } from "./minilm-embedder.js";
 import { readOfflineModelBuild } from "./offline-model-files.js";
 import { pullModel } from "./pull-model.js";
@@ -32,8 +32,6 @@ export interface EmbedderPlan {
   reason: string;
   create(): Promise<Embedder>;
 }
-
-type EmbedderModelName = Exclude<EmbedderChoice, "auto" | "offline">;
 
 export function planEmbedder(options: EmbedderOptions = {}): EmbedderPlan {
   const settings = modelSettings(options);
@@ -75,7 +73,7 @@ function offlinePlan(settings: ModelSettings): EmbedderPlan {
   return { ...USE_LITE, modelFiles: () => readOfflineModelBuild().sha256, kind: "offline", reason: "offline default", create: () => createUseLiteEmbedder({ threads: settings.threads }) };
 }
 
-function localModelPlan(settings: ModelSettings, model: CatalogueModel, files: ModelFiles): EmbedderPlan {
+function localModelPlan(settings: ModelSettings, model: CatalogueEmbedder, files: ModelFiles): EmbedderPlan {
   const dtype = files.dtype!;
   const id = `${model.idPrefix}-${dtype}`;
   let hashed: string | undefined;
@@ -85,14 +83,14 @@ function localModelPlan(settings: ModelSettings, model: CatalogueModel, files: M
     version: MINILM_CODE_VERSION,
     // Hashing reads the ONNX file (23 MB for MiniLM's q8): only an index run asks, once.
     modelFiles: () => (hashed ??= hashModelFiles(files.folder, requiredFiles(dtype))),
-    kind: model.name as EmbedderModelName,
+    kind: model.name,
     reason: `auto: ${model.repo} files found in ${files.folder} (${dtype})`,
     create: () => loadOrExplain(files.folder, () => createMiniLmEmbedder({ id, folder: files.folder, dtype, threads: settings.threads, maxTokens: model.maxTokens })),
   };
 }
 
 /** A model asked for by name without its files: pulled first when remote models are allowed, else an error. */
-function missingModel(settings: ModelSettings, model: CatalogueModel, files: ModelFiles): EmbedderPlan {
+function missingModel(settings: ModelSettings, model: CatalogueEmbedder, files: ModelFiles): EmbedderPlan {
   if (!settings.allowRemoteModels) {
     throw createError(
       "MODEL_NOT_FOUND",
@@ -109,7 +107,7 @@ function missingModel(settings: ModelSettings, model: CatalogueModel, files: Mod
       const pulled = inspectModelFiles(settings.modelsDir, model, dtype);
       return pulled.dtype ? hashModelFiles(pulled.folder, requiredFiles(dtype)) : "";
     },
-    kind: model.name as EmbedderModelName,
+    kind: model.name,
     reason: `chosen explicitly; files to be pulled from the hub into ${files.folder} (ROUTER_ALLOW_REMOTE_MODELS)`,
     async create() {
       await pullModel({ model, dtype, modelsDir: settings.modelsDir });

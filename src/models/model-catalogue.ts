@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 
-export type ModelName = "minilm" | "multilingual" | "reranker";
+/** The catalogue's sentence embedders, which ROUTER_EMBEDDER can name. */
+export type EmbedderModelName = "minilm" | "multilingual";
+export type ModelName = EmbedderModelName | "reranker";
 /** q8: the dynamically quantised ONNX export (the default, about 4x smaller and faster); fp32: the full one. */
 export type ModelDtype = "q8" | "fp32";
 
@@ -20,7 +22,7 @@ export interface CatalogueModel {
   pulledByDefault: boolean;
 }
 
-export const MODEL_CATALOGUE: Record<ModelName, CatalogueModel> = {
+export const MODEL_CATALOGUE: Record<EmbedderModelName, CatalogueEmbedder> & Record<"reranker", CatalogueModel> = {
   minilm: { name: "minilm", repo: "Xenova/all-MiniLM-L6-v2", role: "embedder", idPrefix: "minilm-l6-v2", dimension: 384, maxTokens: 256, pulledByDefault: true },
   // 50+ languages in one space, so a Chinese request meets an English skill description; 118 M parameters, 5x MiniLM.
   multilingual: {
@@ -35,8 +37,10 @@ export const MODEL_CATALOGUE: Record<ModelName, CatalogueModel> = {
   reranker: { name: "reranker", repo: "Xenova/ms-marco-MiniLM-L-6-v2", role: "reranker", idPrefix: "ms-marco-minilm-l6-v2", pulledByDefault: true },
 };
 
+export type CatalogueEmbedder = CatalogueModel & { name: EmbedderModelName };
+
 /** The transformers.js embedders, in the order `auto` tries them. */
-export const CATALOGUE_EMBEDDERS: CatalogueModel[] = [MODEL_CATALOGUE.minilm, MODEL_CATALOGUE.multilingual];
+export const CATALOGUE_EMBEDDERS: CatalogueEmbedder[] = [MODEL_CATALOGUE.minilm, MODEL_CATALOGUE.multilingual];
 
 export const MODEL_DTYPES: ModelDtype[] = ["q8", "fp32"];
 

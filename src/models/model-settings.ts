@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { createError } from "../errors.js";
-import { MODEL_DTYPES, type ModelDtype } from "./model-catalogue.js";
+import { CATALOGUE_EMBEDDERS, MODEL_DTYPES, type EmbedderModelName, type ModelDtype } from "./model-catalogue.js";
 
-export type EmbedderChoice = "auto" | "offline" | "minilm" | "multilingual";
-const EMBEDDER_CHOICES: EmbedderChoice[] = ["auto", "offline", "minilm", "multilingual"];
+export type EmbedderChoice = "auto" | "offline" | EmbedderModelName;
+const EMBEDDER_CHOICES: EmbedderChoice[] = ["auto", "offline", ...CATALOGUE_EMBEDDERS.map((model) => model.name)];
 
 /** Where models live and how they may be loaded; every field has an environment default. */
 export interface ModelSettings {

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MODEL_CATALOGUE, modelFolder } from "../../src/models/model-catalogue.js";
+import { MODEL_CATALOGUE, modelFolder, type CatalogueModel } from "../../src/models/model-catalogue.js";
 import { openIndexForRead } from "../../src/store/database.js";
 import { readMeta } from "../../src/store/index-meta.js";
 import { countTexts, countVectors } from "../../src/store/vectors.js";
@@ -47,7 +47,7 @@ describe("router models and router doctor", () => {
 
   it("pull: downloads MiniLM and the reranker from a hub, then `auto` and doctor use them; a corrupted file fails with exit 1", async () => {
     const source = tempDir("hub-");
-    const published = (model: typeof minilm, head: "feature-extraction" | "sequence-classification") => {
+    const published = (model: CatalogueModel, head: "feature-extraction" | "sequence-classification") => {
       const folder = modelFolder(source, model);
       return [model.repo, { folder, files: writeTinyBert(folder, head) }] as const;
     };
