@@ -1,10 +1,13 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { ShareScaleMeasure } from "../src/calibrate/measure-share-scale.js";
+import { readResponseLines } from "../src/expand/response-lines.js";
 import { computeMetrics } from "../src/eval/metrics.js";
 import { scoredAnswer, type ScoredOutcome } from "../src/eval/run-cases.js";
 import { runIndex } from "../src/indexer/run-index.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
+import { openIndexForRead } from "../src/store/database.js";
+import { readManifests } from "../src/store/manifest-rows.js";
 import { createRouter } from "../src/route/router.js";
 import { routableQuery } from "../src/contract/limits.js";
 
@@ -48,6 +51,8 @@ export interface TriggerDevOptions {
   /** Distractor skills indexed with them. */
   distractors: DistractorSet;
   cacheDir: string;
+  /** Where manifests come from: the heuristic expander, or the LLM-written manifests of `llm-manifests.jsonl` (imported as `router expand --import` does). */
+  track: ManifestTrack;
   /** Build the index from scratch instead of updating the cached one. */
   fresh: boolean;
   log: (message: string) => void;
@@ -60,6 +65,12 @@ interface Case {
 }
 
 export type Script = "latin" | "han" | "hangul";
+
+/** The two ways a user gets manifests: no LLM (heuristic), or a strong LLM's (the shared file it wrote for this index). */
+export type ManifestTrack = "heuristic" | "llm";
+export const MANIFEST_TRACKS: ManifestTrack[] = ["heuristic", "llm"];
+/** The LLM track's manifests, in the eval folder: one `{"name", "manifest"}` line per skill of the curated index. */
+const LLM_MANIFESTS = "llm-manifests.jsonl";
 
 export interface TriggerCounts {
   positives: number;
@@ -76,6 +87,9 @@ export interface TriggerCounts {
 
 export interface TriggerDevFigures {
   distractorSet: string;
+  track: ManifestTrack;
+  /** Skills whose manifest came from the track's import (0 on the heuristic track). */
+  imported: number;
   skills: { indexed: number; evalSkills: number; evalSkillsIndexed: number; distractors: number; invalid: number; warnings: number };
   all: TriggerCounts;
   byScript: Record<Script, TriggerCounts>;
@@ -97,12 +111,16 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
   const evalSkills = readdirSync(evalSkillDir);
   mkdirSync(options.cacheDir, { recursive: true });
   // One cached index per embedder: measuring another (ROUTER_EMBEDDER) does not re-embed the default's.
-  const db = path.join(options.cacheDir, `trigger-dev-${options.distractors.label}-${planEmbedder().id}.db`);
+  const db = path.join(options.cacheDir, `trigger-dev-${options.distractors.label}-${options.track}-${planEmbedder().id}.db`);
   if (options.fresh) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
   const started = performance.now();
   // The floor is measured again on the cached index: a floor measured by earlier code would not score this code.
-  const summary = await runIndex({ paths: [evalSkillDir, ...options.distractors.paths], db, recalibrate: true });
-  options.log(`trigger-dev, ${options.distractors.label} distractors: ${summary.skills} skills indexed (${summary.embedded} embedded) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const imports = options.track === "llm" ? readResponseLines(readFileSync(path.join(evalDir, LLM_MANIFESTS), "utf8"), LLM_MANIFESTS).imports : undefined;
+  const summary = await runIndex({ paths: [evalSkillDir, ...options.distractors.paths], db, recalibrate: true, ...(imports ? { expansion: { imports } } : {}) });
+  const imported = importedSkills(db);
+  options.log(
+    `trigger-dev, ${options.distractors.label} distractors, ${options.track} track (${imported} imported): ${summary.skills} skills indexed (${summary.embedded} embedded) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
 
   const router = await createRouter({ db });
   try {
@@ -131,6 +149,8 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
     }
     return {
       distractorSet: options.distractors.label,
+      track: options.track,
+      imported,
       skills: {
         indexed: summary.skills,
         evalSkills: evalSkills.length,
@@ -148,6 +168,16 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
     };
   } finally {
     await router.close();
+  }
+}
+
+/** Skills of the index whose stored manifest was imported (on the LLM track, the rest keep the heuristic's: the file has no line for them). */
+function importedSkills(db: string): number {
+  const index = openIndexForRead(db);
+  try {
+    return [...readManifests(index).values()].filter((stored) => stored.source === "import").length;
+  } finally {
+    index.close();
   }
 }
 
