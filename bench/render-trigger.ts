@@ -1,8 +1,10 @@
-import type { TriggerCounts, TriggerDevFigures } from "./trigger-dev-eval.js";
+import type { ManifestTrack, TriggerCounts, TriggerDevFigures } from "./trigger-dev-eval.js";
 import { runLine } from "./format-figures.js";
 import type { RunInfo } from "./run-info.js";
 
 export const TRIGGER_HEADING = "## Unseen skills: trigger-dev";
+
+const TRACK_NAMES: Record<ManifestTrack, string> = { heuristic: "heuristic manifests", llm: "LLM manifests" };
 
 const percent = (part: number, whole: number): string => (whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : "-");
 
@@ -35,12 +37,15 @@ export function triggerSection(trigger: { run: RunInfo; figures: TriggerDevFigur
     "",
     "Real Agent Skills with the trigger evals their authors wrote (`../shared/eval/trigger-dev`: should-trigger queries and",
     "near misses that must not trigger their skill), indexed among distractor skills from `../shared/corpus/skills`",
-    "exactly as a new user would: `router index` with default settings, no LLM, no labels, no `router fit`. This is a",
+    "exactly as a new user would: `router index` with default settings, no labels, no `router fit`. Two tracks:",
+    "**heuristic manifests**, what a user without an LLM gets; **LLM manifests**, what a user with one gets: the manifests a",
+    "strong LLM wrote for every skill of the curated index from the router's own expansion prompt",
+    "(`../shared/eval/trigger-dev/llm-manifests.jsonl`), loaded as `router expand --import` loads them. This is a",
     "development set: design choices were tuned on it (the lexical prior of the defaults, the quantile of the evidence",
     "floor); no parameter was fitted on it. Two sets of distractors: **curated**, every collection but openclaw plus every",
     "20th openclaw skill (just over 1,000); **whole-corpus**, every skill of the corpus (about 2,800).",
     "",
-    ...trigger.figures.flatMap((figures) => [`### ${figures.distractorSet} distractors`, "", triggerDevTable(figures), ""]),
+    ...trigger.figures.flatMap((figures) => [`### ${TRACK_NAMES[figures.track]}, ${figures.distractorSet} distractors`, "", triggerDevTable(figures), ""]),
     "",
     "**top-1**: the best-ranked skill is the expected one; **right skill injected**: the decision injected exactly it;",
     "near misses **routed to their own skill** injected the very skill they must not trigger; **routed to any skill**",

@@ -69,7 +69,9 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
     const run = startRun(embedder);
     const figures = [];
     for (const distractors of config.trigger.distractorSets) {
-      figures.push(await measureTriggerDev({ evalDir: config.trigger.evalDir, distractors, cacheDir: path.join(config.cacheDir, "trigger-dev"), fresh: config.fresh, log: config.log }));
+      for (const track of distractors.tracks) {
+        figures.push(await measureTriggerDev({ evalDir: config.trigger.evalDir, distractors, track, cacheDir: path.join(config.cacheDir, "trigger-dev"), fresh: config.fresh, log: config.log }));
+      }
     }
     results.trigger = { run: finishRun(run, started), figures };
   }

@@ -29,6 +29,8 @@ export interface DistractorSet {
   /** Names the set in tables and its cached index. */
   label: string;
   paths: string[];
+  /** The manifest tracks measured on it: the LLM's file covers the curated index only. */
+  tracks: ManifestTrack[];
 }
 
 /** The two distractor sets the benchmark uses: just over 1,000 skills, and every skill of the corpus. */
@@ -40,8 +42,8 @@ export function distractorSets(corpusSkills: string): DistractorSet[] {
     .filter((_, index) => index % OPENCLAW_STRIDE === 0)
     .map((folder) => path.join(openclaw, folder));
   return [
-    { label: "curated", paths: [...curated, ...sampled] },
-    { label: "whole-corpus", paths: [...curated, openclaw] },
+    { label: "curated", paths: [...curated, ...sampled], tracks: MANIFEST_TRACKS },
+    { label: "whole-corpus", paths: [...curated, openclaw], tracks: ["heuristic"] },
   ];
 }
 

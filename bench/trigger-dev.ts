@@ -16,7 +16,7 @@ const tracks = (values.track ?? MANIFEST_TRACKS) as ManifestTrack[];
 // The curated set (just over 1,000 distractors) by default; --all adds every skill of the corpus.
 const sets = distractorSets(path.join(shared, "corpus", "skills"));
 for (const distractors of values.all ? sets : sets.slice(0, 1)) {
-  for (const track of tracks) {
+  for (const track of distractors.tracks.filter((track) => tracks.includes(track))) {
     const figures = await measureTriggerDev({
       evalDir: path.join(shared, "eval", "trigger-dev"),
       distractors,

@@ -42,6 +42,12 @@ function writeTriggerDev(root: string): string {
     { query: "本周做什么菜", expected: "meal-planner", source: "meal-planner" },
   ];
   writeFile(path.join(root, "cases.json"), JSON.stringify({ name: "trigger-dev", cases }));
+  // The LLM track's manifests: one for a skill of the eval set, one for a distractor.
+  const manifest = (queries: string[]) => JSON.stringify({ queries, keywords: [], phrases: [], negatives: [], negative_constraint: "", category: "" });
+  writeFile(
+    path.join(root, "llm-manifests.jsonl"),
+    [`{"name": "invoice-builder", "manifest": ${manifest(["invoice my client for consulting hours"])}}`, `{"name": "sql-tuning", "manifest": ${manifest(["my query is slow, explain why"])}}`].join("\n"),
+  );
   return root;
 }
 
@@ -55,7 +61,7 @@ describe("npm run bench, in small", () => {
     const corpus = writeCorpus(path.join(dir, "corpus"));
     const results = await runBench({
       parts: ["trigger", "accuracy", "scale", "http"],
-      trigger: { evalDir: writeTriggerDev(path.join(dir, "trigger-dev")), distractorSets: [{ label: "demo", paths: [path.join(corpus, "skills", "demo__skills")] }] },
+      trigger: { evalDir: writeTriggerDev(path.join(dir, "trigger-dev")), distractorSets: [{ label: "demo", paths: [path.join(corpus, "skills", "demo__skills")], tracks: ["heuristic", "llm"] }] },
       datasets: [{ name: "fixture", file: fixture }],
       fitSets: [
         { name: "fixture", file: fixture },
@@ -81,10 +87,12 @@ describe("npm run bench, in small", () => {
       log: () => {},
     });
 
-    const [trigger] = results.trigger!.figures;
+    const [trigger, llmTrack] = results.trigger!.figures;
     expect(trigger!.skills).toMatchObject({ evalSkills: 2, evalSkillsIndexed: 2, distractors: 4 });
     expect(trigger!.all).toMatchObject({ positives: 3, negatives: 1 });
     expect(trigger!.byScript.han.positives).toBe(1);
+    expect([trigger!.track, trigger!.imported, llmTrack!.track, llmTrack!.imported]).toEqual(["heuristic", 0, "llm", 2]);
+    expect(llmTrack!.all).toMatchObject({ positives: 3, negatives: 1 });
 
     const [measured] = results.accuracy!.datasets;
     // h and i are fitted without "fixture" (on "other" only), so they run.
