@@ -1,4 +1,4 @@
-import { buildRoutingData, hasCurrentRoutingData } from "../src/route/build-routing-data.js";
+import { buildRoutingData, hasCurrentRoutingData } from "../src/indexer/build-routing-data.js";
 import { openIndexForWrite } from "../src/store/database.js";
 
 /** A cached index whose routing data an older release wrote gets it written anew, as its next `router index` would do. */

@@ -5,7 +5,7 @@ import { readManifests, replaceManifest } from "../store/manifest-rows.js";
 import type { StoredManifest } from "../store/records.js";
 import { readSkillTexts, replaceSkillTexts } from "../store/vectors.js";
 import { routableQuery } from "../contract/limits.js";
-import { buildRoutingData } from "../route/build-routing-data.js";
+import { buildRoutingData } from "../indexer/build-routing-data.js";
 import { embedderReads } from "../route/embedder-coverage.js";
 import { rankingLogit, shares, type FusionParams } from "../route/fusion.js";
 import { prepareQuery } from "../route/query.js";

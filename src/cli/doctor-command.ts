@@ -122,7 +122,7 @@ async function readIndex(path: string): Promise<IndexReport> {
   if (!existsSync(path)) return { path, exists: false };
   try {
     const { openIndexForRead } = await import("../store/database.js");
-    const { hasCurrentRoutingData } = await import("../route/build-routing-data.js");
+    const { hasCurrentRoutingData } = await import("../indexer/build-routing-data.js");
     const { fittedParams } = await import("../route/fusion-params.js");
     const { readEvidenceFloor } = await import("../route/evidence-floor.js");
     const { readShareScale } = await import("../route/share-scale.js");

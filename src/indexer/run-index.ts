@@ -20,7 +20,7 @@ import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
 import { deleteSkill, moveSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
-import { buildRoutingData, hasCurrentRoutingData } from "../route/build-routing-data.js";
+import { buildRoutingData, hasCurrentRoutingData } from "../indexer/build-routing-data.js";
 import { VERSION } from "../version.js";
 import { analyserVersion } from "./analyser-version.js";
 import { skillTexts, skillTextsVersion } from "./skill-texts.js";

@@ -1,7 +1,7 @@
 import { CodeDistances } from "../models/code-distances.js";
 import type { RouteQuery } from "./query.js";
 import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
-import { signCodes } from "./sign-codes.js";
+import { signCodes } from "../models/sign-codes.js";
 import { topByKey, topK } from "./top-k.js";
 
 // Below this many skills an exact scan of the centroids is cheaper than building and using their bit codes.

@@ -1,4 +1,4 @@
-import type { RoutingData } from "../store/routing-data.js";
+import type { LexicalTables } from "../store/lexical-data.js";
 import type { KeywordMatch } from "./keyword-match.js";
 import type { RouteQuery } from "./query.js";
 
@@ -28,17 +28,11 @@ export interface KeywordHits {
   matchesOf(skills: number[]): KeywordMatch[];
 }
 
-/** The lexical index over the tables `router index` wrote (route/lexical-tables.ts). */
-export function lexicalIndex(data: RoutingData, skillCount: number): LexicalIndex {
-  const ints = (name: string) => (data.arrays[name] as Int32Array | undefined) ?? new Int32Array(1);
-  const bytes = (name: string) => (data.arrays[name] as Uint8Array | undefined) ?? new Uint8Array(0);
-  const [offsets, postingSkills, entrySkill, entryTextOffsets, keywordOffsets, keywordEntries] = ["offsets", "postingSkills", "entrySkill", "entryTextOffsets", "keywordOffsets", "keywordEntries"].map(
-    ints,
-  ) as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
-  const postingScores = (data.arrays.postingScores as Float32Array | undefined) ?? new Float32Array(0);
-  const [entryKind, entryTermCount, entryTexts] = [bytes("entryKind"), bytes("entryTermCount"), bytes("entryTexts")];
-  const indexTerms = sortedTerms(bytes("terms"));
-  const keywordTerms = sortedTerms(bytes("keywordTerms"));
+/** The lexical index over the tables `router index` wrote (indexer/lexical-tables.ts). */
+export function lexicalIndex(tables: LexicalTables, skillCount: number): LexicalIndex {
+  const { offsets, postingSkills, postingScores, entrySkill, entryKind, entryTermCount, entryTexts, entryTextOffsets, keywordOffsets, keywordEntries } = tables;
+  const indexTerms = sortedTerms(tables.terms);
+  const keywordTerms = sortedTerms(tables.keywordTerms);
   const decoder = new TextDecoder();
   const entryText = (entry: number) => decoder.decode(entryTexts.subarray(entryTextOffsets[entry]!, entryTextOffsets[entry + 1]!));
   const scores = new Float64Array(skillCount);

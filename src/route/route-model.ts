@@ -2,9 +2,10 @@ import { VectorSlots } from "../models/vector-slots.js";
 import { readAbstainExamples, type AbstainExamples } from "../store/abstain-examples.js";
 import type { IndexDatabase } from "../store/database.js";
 import { createError } from "../errors.js";
+import { denseData } from "../store/dense-data.js";
 import { readMeta } from "../store/index-meta.js";
+import { emptyLexicalTables, lexicalData, type LexicalTables } from "../store/lexical-data.js";
 import type { SkillKind } from "../store/records.js";
-import { readRoutingData, type RoutingData } from "../store/routing-data.js";
 import { skillTextStrings, skillVectorReader } from "../store/vectors.js";
 import { loadPacer } from "./load-pacer.js";
 import { vectorCache, type SkillText, type SkillTexts, type VectorSource } from "./vector-cache.js";
@@ -32,7 +33,7 @@ export interface RouteModel {
   /** The centroids' sign-bit codes (route/sign-codes.ts): dense search over a large index compares these first. */
   centroidCodes: Uint32Array;
   /** BM25F postings and the keyword index, as `router index` wrote them. */
-  lexical: RoutingData;
+  lexical: LexicalTables;
   /** Embedded texts in the index. */
   textCount: number;
   /** The embedded texts of these skills, read from the index (recently read ones from a bounded cache). */
@@ -45,10 +46,6 @@ export interface RouteModel {
   abstain: AbstainExamples;
 }
 
-export const LEXICAL_DATA = "lexical";
-export const DENSE_DATA = "dense";
-/** The layout of the routing data this release writes and reads (2: per-skill query counts). */
-export const ROUTING_DATA_FORMAT = 2;
 // Vectors of recently scored skills kept in memory: a few thousand skills' worth, whatever the size of the index.
 const VECTOR_CACHE_BYTES = 64 * 1024 * 1024;
 const SKILL_ROWS_PER_READ = 500;
@@ -74,18 +71,18 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     await pause();
   }
   const dimension = meta.dimension ?? 0;
-  const lexical = await readRoutingData(db, LEXICAL_DATA, pause);
   // The centroids are read straight into the slots where the query is compared with them (skill i's in slot i + 1).
   const centroids = new VectorSlots(dimension);
   const centroidRows = centroids.rows(1, skills.length);
-  const dense = await readRoutingData(db, DENSE_DATA, pause, (name) => (name === "centroids" ? centroidRows : undefined));
-  // Routing data is written by every index run: without it, in another format or for other skills, the index predates it.
-  if (skills.length > 0 && (!lexical || dense?.values.format !== ROUTING_DATA_FORMAT || !sameNames(dense.values.names as string[], skills))) {
-    throw createError("INDEX_OUTDATED", "The index has no routing data for its skills in this release's format: run `router index` again");
-  }
-  const centroidArray = (dense?.arrays.centroids as Float32Array | undefined) ?? new Float32Array(0);
+  // An index that never held a skill has no routing data to read.
+  const { lexical, dense } =
+    skills.length === 0
+      ? EMPTY_ROUTING_DATA
+      : { lexical: (await lexicalData.read(db, pause)).arrays, dense: await denseData.read(db, pause, (name) => (name === "centroids" ? centroidRows : undefined)) };
+  // Routing data is made for one index version: data for other skills means the index was changed by hand or damaged.
+  if (!sameNames(dense.values.names, skills)) throw createError("INDEX_CORRUPT", "The index's routing data was written for other skills than it holds: run `router index` again");
   // Slots padded to whole SIMD lanes are not one array: those get a copy.
-  if (centroidArray !== centroidRows) await writeCentroids(centroids, centroidArray, skills.length, pause);
+  if (dense.arrays.centroids !== centroidRows) await writeCentroids(centroids, dense.arrays.centroids, skills.length, pause);
   const slots = new VectorSlots(dimension);
   return {
     indexVersion: meta.indexVersion,
@@ -94,10 +91,10 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     skills,
     byName,
     centroids,
-    centroidCodes: (dense?.arrays.codes as Uint32Array | undefined) ?? new Uint32Array(0),
-    lexical: lexical ?? { arrays: {}, values: {} },
-    textCount: (dense?.values.textCount as number | undefined) ?? 0,
-    texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), vectorSource(db, skills), (dense?.arrays.queryCounts as Uint32Array | undefined) ?? new Uint32Array(0), skills.length),
+    centroidCodes: dense.arrays.codes,
+    lexical,
+    textCount: dense.values.textCount,
+    texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), vectorSource(db, skills), dense.arrays.queryCounts, skills.length),
     textString: textStrings(db, skills),
     compareWith(query) {
       slots.setQuery(query);
@@ -106,6 +103,11 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     abstain: readAbstainExamples(db, meta.embedder ?? null, dimension),
   };
 }
+
+const EMPTY_ROUTING_DATA = {
+  lexical: emptyLexicalTables(),
+  dense: { arrays: { centroids: new Float32Array(0), codes: new Uint32Array(0), queryCounts: new Uint32Array(0) }, values: { names: [], textCount: 0 } },
+};
 
 /** Copies the centroids into `slots` (skill i's in slot i + 1), where the SIMD dot product reads them; a slice at a time, as a reload must yield to requests. */
 export async function writeCentroids(slots: VectorSlots, centroids: Float32Array, count: number, pause: () => Promise<void> | undefined): Promise<void> {

@@ -46,7 +46,9 @@ function writeTriggerDev(root: string): string {
   const manifest = (queries: string[]) => JSON.stringify({ queries, keywords: [], phrases: [], negatives: [], negative_constraint: "", category: "" });
   writeFile(
     path.join(root, "llm-manifests.jsonl"),
-    [`{"name": "invoice-builder", "manifest": ${manifest(["invoice my client for consulting hours"])}}`, `{"name": "sql-tuning", "manifest": ${manifest(["my query is slow, explain why"])}}`].join("\n"),
+    [`{"name": "invoice-builder", "manifest": ${manifest(["invoice my client for consulting hours"])}}`, `{"name": "sql-tuning", "manifest": ${manifest(["my query is slow, explain why"])}}`].join(
+      "\n",
+    ),
   );
   return root;
 }

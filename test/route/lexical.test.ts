@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import bm25 from "wink-bm25-text-search";
-import { buildLexicalTables, type LexicalSource } from "../../src/route/lexical-tables.js";
+import { buildLexicalTables, type LexicalSource } from "../../src/indexer/lexical-tables.js";
 import { lexicalIndex } from "../../src/route/lexical-index.js";
 import type { RouteQuery } from "../../src/route/query.js";
 import { analyseText } from "../../src/text/analyse-text.js";

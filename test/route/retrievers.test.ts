@@ -10,10 +10,11 @@ import { analyseText } from "../../src/text/analyse-text.js";
 import { bm25Retriever } from "../../src/route/bm25-retriever.js";
 import { keywordRetriever } from "../../src/route/keyword-retriever.js";
 import { lexicalIndex } from "../../src/route/lexical-index.js";
-import { signCodes } from "../../src/route/sign-codes.js";
+import { signCodes } from "../../src/models/sign-codes.js";
 import { denseRetriever } from "../../src/route/dense-retriever.js";
 import { loadRouteModel, writeCentroids, type RouteModel } from "../../src/route/route-model.js";
 import { openIndexForRead } from "../../src/store/database.js";
+import { emptyLexicalTables } from "../../src/store/lexical-data.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { describeRetrieverConformance } from "./retriever-conformance.js";
 
@@ -80,7 +81,7 @@ describe("dense retriever on a large index", () => {
     await writeCentroids(slots, centroids, count, () => undefined);
     const skills = Array.from({ length: count }, (_, index) => ({ name: `s${index}` })) as RouteModel["skills"];
     const model = { skills, dimension, centroids: slots, centroidCodes: signCodes(centroids, count, dimension) } as unknown as RouteModel;
-    const retriever = denseRetriever({ model, lexical: lexicalIndex({ arrays: {}, values: {} }, 0) });
+    const retriever = denseRetriever({ model, lexical: lexicalIndex(emptyLexicalTables(), 0) });
     const found = retriever.retrieve({ text: "", terms: [], vector: direction, readable: true, otherScript: false }, 5);
     expect(found.map((hit) => hit.skill).sort((a, b) => a - b)).toEqual([...planted].sort((a, b) => a - b));
     for (let i = 1; i < found.length; i++) expect(found[i - 1]!.score).toBeGreaterThanOrEqual(found[i]!.score);

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dotRow, normalise } from "../../src/models/vector-math.js";
-import { DENSE_DATA, loadRouteModel, ROUTING_DATA_FORMAT, type RouteModel } from "../../src/route/route-model.js";
+import { loadRouteModel, type RouteModel } from "../../src/route/route-model.js";
 import type { SkillText, SkillTexts } from "../../src/route/vector-cache.js";
 import { openIndexForRead, openIndexForWrite, type IndexDatabase } from "../../src/store/database.js";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { readMeta } from "../../src/store/index-meta.js";
-import { readRoutingDataValues } from "../../src/store/routing-data.js";
+import { denseData } from "../../src/store/dense-data.js";
 import { skillTextStrings, skillVectorReader } from "../../src/store/vectors.js";
 import { markRoutingDataOlder } from "../helpers/older-routing-data.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
@@ -40,7 +40,7 @@ describe("loading a route model", () => {
     writer.close();
     const outdated = openIndexForRead(copy);
     try {
-      await expect(loadRouteModel(outdated)).rejects.toMatchObject({ code: "INDEX_OUTDATED" });
+      await expect(loadRouteModel(outdated)).rejects.toMatchObject({ code: "INDEX_CORRUPT" });
     } finally {
       outdated.close();
     }
@@ -61,7 +61,7 @@ describe("loading a route model", () => {
     const repaired = openIndexForRead(copy);
     try {
       expect(readMeta(repaired).indexVersion).toBe(version);
-      expect(readRoutingDataValues(repaired, DENSE_DATA)?.format).toBe(ROUTING_DATA_FORMAT);
+      expect(denseData.isCurrent(repaired)).toBe(true);
       expect((await loadRouteModel(repaired)).skills.length).toBe(roomy.skills.length);
     } finally {
       repaired.close();

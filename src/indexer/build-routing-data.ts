@@ -2,11 +2,11 @@ import { normalise } from "../models/vector-math.js";
 import type { IndexDatabase } from "../store/database.js";
 import { readManifests } from "../store/manifest-rows.js";
 import { readMeta } from "../store/index-meta.js";
-import { readRoutingDataValues, writeRoutingData } from "../store/routing-data.js";
+import { denseData } from "../store/dense-data.js";
+import { lexicalData } from "../store/lexical-data.js";
 import { allSkillVectors, countVectors } from "../store/vectors.js";
+import { signCodes } from "../models/sign-codes.js";
 import { buildLexicalTables } from "./lexical-tables.js";
-import { signCodes } from "./sign-codes.js";
-import { DENSE_DATA, LEXICAL_DATA, ROUTING_DATA_FORMAT } from "./route-model.js";
 
 // Enough of a body for its overview and first sections; the rest adds noise more than matches.
 const BODY_START_CHARS = 4_000;
@@ -24,7 +24,7 @@ export function buildRoutingData(db: IndexDatabase): void {
     bodyStart: string;
   }[];
   const manifests = readManifests(db);
-  writeRoutingData(db, LEXICAL_DATA, buildLexicalTables(rows.map((row) => ({ ...row, manifest: manifests.get(row.id)?.manifest }))));
+  lexicalData.write(db, { arrays: buildLexicalTables(rows.map((row) => ({ ...row, manifest: manifests.get(row.id)?.manifest }))), values: {} });
 
   const dimension = readMeta(db).dimension ?? 0;
   const rowOf = new Map(rows.map((row, index) => [row.id, index]));
@@ -42,13 +42,13 @@ export function buildRoutingData(db: IndexDatabase): void {
     });
     normalise(centroid);
   }
-  writeRoutingData(db, DENSE_DATA, {
+  denseData.write(db, {
     arrays: { centroids, codes: signCodes(centroids, rows.length, dimension), queryCounts },
-    values: { format: ROUTING_DATA_FORMAT, names: rows.map((row) => row.name), textCount: countVectors(db) },
+    values: { names: rows.map((row) => row.name), textCount: countVectors(db) },
   });
 }
 
 /** Whether the index holds routing data in the format this release reads (an older release wrote another, or none). */
 export function hasCurrentRoutingData(db: IndexDatabase): boolean {
-  return readRoutingDataValues(db, DENSE_DATA)?.format === ROUTING_DATA_FORMAT;
+  return lexicalData.isCurrent(db) && denseData.isCurrent(db);
 }

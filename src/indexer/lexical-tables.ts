@@ -1,5 +1,5 @@
+import type { LexicalTables } from "../store/lexical-data.js";
 import type { Manifest } from "../store/records.js";
-import type { RoutingData } from "../store/routing-data.js";
 import { analyseText } from "../text/analyse-text.js";
 import { withoutExclusions } from "../text/excluded-uses.js";
 import { readableName } from "../text/readable-name.js";
@@ -26,7 +26,7 @@ export interface LexicalSource {
 }
 
 /** BM25F postings and the keyword/phrase index of every skill, in the order given. */
-export function buildLexicalTables(skills: LexicalSource[]): RoutingData {
+export function buildLexicalTables(skills: LexicalSource[]): LexicalTables {
   // Per skill: weighted term frequencies and weighted length, as wink adds a document.
   const frequencies: Map<string, number>[] = [];
   const lengths: number[] = [];
@@ -64,7 +64,7 @@ export function buildLexicalTables(skills: LexicalSource[]): RoutingData {
       postingScores[at] = Math.sign(value) * Number(Math.abs(((value * (K1 + 1)) / (K1 * normalisation + value)) * idf[id]!).toFixed(4));
     }
   });
-  return { arrays: { terms: joinedTerms(terms), offsets, postingSkills, postingScores, ...keywordEntries(skills) }, values: {} };
+  return { terms: joinedTerms(terms), offsets, postingSkills, postingScores, ...keywordEntries(skills) };
 }
 
 /** Sorted terms as one UTF-8 text, a line each (an analysed term holds no whitespace): loading splits it, no JSON to parse. */
@@ -90,7 +90,7 @@ function searchableFields(skill: LexicalSource): Record<Field, string> {
  * (`CrashLoopBackOff`) is entered twice: split, and whole (`crashloopbackoff`). Entry texts are UTF-8 read only
  * when an entry hits.
  */
-function keywordEntries(skills: LexicalSource[]): RoutingData["arrays"] {
+function keywordEntries(skills: LexicalSource[]): Omit<LexicalTables, "terms" | "offsets" | "postingSkills" | "postingScores"> {
   const entrySkill: number[] = [];
   const entryKind: number[] = [];
   const entryTermCount: number[] = [];
