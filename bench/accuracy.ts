@@ -7,7 +7,7 @@ import { splitCases } from "../src/eval/split.js";
 import { createEmbedder } from "../src/models/create-embedder.js";
 import type { RerankerLoad } from "../src/models/embedder.js";
 import { createQueryEncoder } from "../src/models/query-encoder.js";
-import { readEvidenceFloor } from "../src/route/evidence-floor.js";
+import { evidenceFloorRecord } from "../src/store/evidence-floor.js";
 import { fitIndex } from "../src/fit/fit-index.js";
 import type { FusionParams } from "../src/route/fusion.js";
 import { openIndexForRead, openIndexForWrite } from "../src/store/database.js";
@@ -114,7 +114,7 @@ async function asShippedDefaults(params: FusionParams, db: string): Promise<Fusi
   const index = openIndexForWrite(db);
   const encoder = await createQueryEncoder();
   try {
-    const floor = readEvidenceFloor(index);
+    const floor = evidenceFloorRecord.read(index);
     const shares = await measureShareScale(index, encoder, params);
     return { ...params, ...(floor ? { evidenceFloor: floor } : {}), ...(shares ? { shareScale: shares.scale } : {}) };
   } finally {

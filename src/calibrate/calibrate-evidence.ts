@@ -3,9 +3,12 @@ import type { IndexDatabase } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
 import { mostlyLatin, readsEveryScript } from "../route/embedder-coverage.js";
-import { writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.js";
+import type { EvidenceFloor } from "../store/evidence-floor.js";
 import { routableQuery } from "../contract/limits.js";
-import { createRouter, type Router } from "../route/router.js";
+import type { FusionParams } from "../route/fusion.js";
+import { prepareQuery } from "../route/query.js";
+import { decideRoute, DEFAULT_CANDIDATES, DEFAULT_RETRIEVERS, scoreRoute, scoredCandidates } from "../route/router.js";
+import { snapshotOf, type Snapshot } from "../route/snapshot.js";
 import { VERSION } from "../version.js";
 import { evenSpread } from "./even-spread.js";
 import { middleRequests } from "./middle-requests.js";
@@ -32,55 +35,54 @@ export interface EvidenceCalibration {
 
 /**
  * Measures the evidence floor of an index with no labels: a sample of skills, each one's own synthetic query
- * routed with that skill left out, so whatever comes first is wrong by construction. Stores the floor (`store`
- * may write more in the same commit) and reports what the index now routes. Undefined for an index too small to measure.
+ * routed with that skill left out, so whatever comes first is wrong by construction. Runs on the index as `db` reads
+ * it now (inside `router index`'s transaction, so the floor commits with the skills it was measured on): `params` are
+ * the parameters that index's routes use before the floor, `calibrated` makes them what they are after it (what the
+ * index now routes is measured with those). Undefined for an index too small to measure.
  */
 export async function calibrateEvidence(
-  file: string,
   db: IndexDatabase,
   encoder: QueryEncoder,
+  params: FusionParams,
+  calibrated: (floor: EvidenceFloor) => FusionParams,
   onProgress?: (done: number, total: number) => void,
-  store: (floor: EvidenceFloor) => void = (floor) => writeEvidenceFloor(db, floor),
 ): Promise<EvidenceCalibration | undefined> {
   const probes = absentSkillProbes(db);
   if (probes.length === 0) return undefined;
-  const router = await createRouter({ db: file, queryEncoder: encoder });
-  try {
-    const total = 2 * probes.length + EVERYDAY_REQUESTS.length;
-    let done = 0;
-    const step = () => onProgress?.(++done, total);
-    // BM25 by script (CJK text shares far more terms); dense similarity where the embedder reads the text.
-    const latinBm25: number[] = [];
-    const otherScripts: number[] = [];
-    const readQ2q: number[] = [];
-    const readsAll = readsEveryScript(encoder.id);
-    for (const probe of probes) {
-      const best = (await router.candidates(probe.query, { exclude: [probe.skill] })).evidence[0];
-      const latin = mostlyLatin(probe.query);
-      (latin ? latinBm25 : otherScripts).push(best?.signals.bm25 ?? 0);
-      if (latin || readsAll) readQ2q.push(best?.signals.q2q_max ?? 0);
-      step();
-    }
-    const floor: EvidenceFloor = {
-      bm25: quantile(latinBm25, BM25_QUANTILE),
-      ...(otherScripts.length >= MIN_SCRIPT_SAMPLES ? { bm25OtherScripts: quantile(otherScripts, BM25_QUANTILE) } : {}),
-      q2qMax: quantile(readQ2q, Q2Q_QUANTILE),
-      samples: probes.length,
-      indexVersion: readMeta(db).indexVersion,
-      routerVersion: VERSION,
-    };
-    store(floor);
-    await router.refresh();
-    const absentRouted = await routedShare(router, probes, step);
-    const everydayRouted = await routedShare(
-      router,
-      EVERYDAY_REQUESTS.map((query) => ({ query })),
-      step,
-    );
-    return { floor, absentRouted, everydayRouted };
-  } finally {
-    await router.close();
+  const total = 2 * probes.length + EVERYDAY_REQUESTS.length;
+  let done = 0;
+  const step = () => onProgress?.(++done, total);
+  const snapshot = await snapshotOf(db, { retrievers: DEFAULT_RETRIEVERS, fusion: params });
+  // BM25 by script (CJK text shares far more terms); dense similarity where the embedder reads the text.
+  const latinBm25: number[] = [];
+  const otherScripts: number[] = [];
+  const readQ2q: number[] = [];
+  const readsAll = readsEveryScript(encoder.id);
+  for (const probe of probes) {
+    const query = await prepareQuery(encoder, probe.query, undefined);
+    const best = scoredCandidates(snapshot, query, DEFAULT_CANDIDATES, { exclude: [probe.skill] }).evidence[0];
+    const latin = mostlyLatin(probe.query);
+    (latin ? latinBm25 : otherScripts).push(best?.signals.bm25 ?? 0);
+    if (latin || readsAll) readQ2q.push(best?.signals.q2q_max ?? 0);
+    step();
   }
+  const floor: EvidenceFloor = {
+    bm25: quantile(latinBm25, BM25_QUANTILE),
+    ...(otherScripts.length >= MIN_SCRIPT_SAMPLES ? { bm25OtherScripts: quantile(otherScripts, BM25_QUANTILE) } : {}),
+    q2qMax: quantile(readQ2q, Q2Q_QUANTILE),
+    samples: probes.length,
+    indexVersion: readMeta(db).indexVersion,
+    routerVersion: VERSION,
+  };
+  const after: Snapshot = { ...snapshot, fusion: calibrated(floor) };
+  const absentRouted = await routedShare(after, encoder, probes, step);
+  const everydayRouted = await routedShare(
+    after,
+    encoder,
+    EVERYDAY_REQUESTS.map((query) => ({ query })),
+    step,
+  );
+  return { floor, absentRouted, everydayRouted };
 }
 
 interface Probe {
@@ -100,11 +102,13 @@ function absentSkillProbes(db: IndexDatabase): Probe[] {
   return [...evenSpread(latin, MAX_SAMPLES), ...evenSpread(otherScripts, MAX_SAMPLES)];
 }
 
-async function routedShare(router: Router, probes: { query: string; skill?: string }[], step: () => void): Promise<number> {
+/** The share of the probes (each with its skill left out, if it names one) that the snapshot's parameters inject a skill for. */
+async function routedShare(snapshot: Snapshot, encoder: QueryEncoder, probes: { query: string; skill?: string }[], step: () => void): Promise<number> {
   let routed = 0;
   for (const probe of probes) {
-    const result = await router.route(probe.query, probe.skill !== undefined ? { exclude: [probe.skill] } : {});
-    if (result.decision === "inject") routed++;
+    const options = probe.skill !== undefined ? { exclude: [probe.skill] } : {};
+    const query = await prepareQuery(encoder, probe.query, undefined);
+    if (decideRoute(snapshot, query, scoreRoute(snapshot, query, DEFAULT_CANDIDATES, options), options).decision === "inject") routed++;
     step();
   }
   return probes.length > 0 ? routed / probes.length : 0;

@@ -10,7 +10,7 @@ import { embedderReads } from "../route/embedder-coverage.js";
 import { rankingLogit, shares, type FusionParams } from "../route/fusion.js";
 import { prepareQuery } from "../route/query.js";
 import { DEFAULT_CANDIDATES, DEFAULT_RETRIEVERS, scoredCandidates } from "../route/router.js";
-import type { ShareScale } from "../route/share-scale.js";
+import type { ShareScale } from "../store/share-scale.js";
 import { snapshotOf } from "../route/snapshot.js";
 import { evenSpread } from "./even-spread.js";
 import { middleRequests, type MiddleRequest } from "./middle-requests.js";

@@ -5,8 +5,8 @@ import { addSettingOptions, settingsFromOptions } from "../config/setting-option
 import { isLoopback, maskSecrets, SETTING_KEYS, type SettingKey, type Settings } from "../config/settings.js";
 import { isRouterError } from "../errors.js";
 import type { ModelDiagnosis } from "../models/diagnose-models.js";
-import type { EvidenceFloor } from "../route/evidence-floor.js";
-import type { ShareScale } from "../route/share-scale.js";
+import type { EvidenceFloor } from "../store/evidence-floor.js";
+import type { ShareScale } from "../store/share-scale.js";
 import { DEFAULT_DB_PATH } from "../store/default-path.js";
 import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
@@ -124,8 +124,8 @@ async function readIndex(path: string): Promise<IndexReport> {
     const { openIndexForRead } = await import("../store/database.js");
     const { hasCurrentRoutingData } = await import("../indexer/build-routing-data.js");
     const { fittedParams } = await import("../route/fusion-params.js");
-    const { readEvidenceFloor } = await import("../route/evidence-floor.js");
-    const { readShareScale } = await import("../route/share-scale.js");
+    const { evidenceFloorRecord } = await import("../store/evidence-floor.js");
+    const { shareScaleRecord } = await import("../store/share-scale.js");
     const db = openIndexForRead(path);
     try {
       const meta = readMeta(db);
@@ -141,8 +141,8 @@ async function readIndex(path: string): Promise<IndexReport> {
         routingDataCurrent: hasCurrentRoutingData(db),
         calibration: {
           parameters: fittedParams(db, meta.embedder ?? null) ? "fitted" : "defaults",
-          evidenceFloor: readEvidenceFloor(db) ?? null,
-          shareScale: readShareScale(db) ?? null,
+          evidenceFloor: evidenceFloorRecord.read(db) ?? null,
+          shareScale: shareScaleRecord.read(db) ?? null,
         },
       };
     } finally {

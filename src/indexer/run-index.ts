@@ -1,17 +1,15 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createError } from "../errors.js";
-import { expandManifests, expansionChain, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
+import { expandManifests, expansionChain, manifestsToRenew, type ExpandOptions, type ExpansionChain, type ExpansionReport } from "../expand/expand-skills.js";
 import type { StoredManifest } from "../expand/manifest.js";
 import { planEmbedder, type EmbedderPlan } from "../models/create-embedder.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
-import { clearEvidenceFloor, readEvidenceFloor, writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.js";
-import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
-import { measureShareScale, type ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
-import { DEFAULT_FUSION } from "../route/fusion-params.js";
-import { clearShareScale, writeShareScale } from "../route/share-scale.js";
+import type { EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
+import { calibrateIndex, clearCalibration, MIN_CALIBRATION_SKILLS, needsCalibration, type IndexCalibration } from "../calibrate/calibrate-index.js";
+import type { ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
 import type { Embedder } from "../models/embedder.js";
-import { loadSkills, type LoadedSkill } from "../skills/load-skills.js";
+import { loadSkills, type LoadedSkill, type LoadResult } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
 import type { SkillProblem } from "../skills/types.js";
 import { openIndexForWrite, type IndexDatabase } from "../store/database.js";
@@ -20,8 +18,7 @@ import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
 import { deleteSkill, moveSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
-import { buildRoutingData, hasCurrentRoutingData } from "../indexer/build-routing-data.js";
-import { VERSION } from "../version.js";
+import { buildRoutingData, hasCurrentRoutingData } from "./build-routing-data.js";
 import { analyserVersion } from "./analyser-version.js";
 import { skillTexts, skillTextsVersion } from "./skill-texts.js";
 
@@ -79,118 +76,58 @@ export interface IndexSummary {
 
 /**
  * Reads the skills under the paths and brings the index in line with them: read, compare content hashes,
- * expand changed skills into manifests, embed their texts, write. Unchanged content hashes cost nothing.
- * The whole run commits in one transaction, so a crash leaves the previous index as it was.
+ * expand changed skills into manifests, embed their texts, write, measure. Unchanged content hashes cost nothing.
+ * Writing and measuring commit in one transaction, so a crash leaves the previous index as it was, and a version is
+ * never served without the routing data and the calibration made for it.
  */
 export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const roots = checkPaths(options.paths);
-  const loaded = await loadSkills(roots, {
-    strict: options.strict ?? false,
-    onProgress: (done, total, file) => options.onProgress?.({ stage: "read", done, total, file }),
-  });
-  if (loaded.skills.length === 0 && !options.allowEmpty) {
-    // The message names the files and why, since it may be all a person sees (a failed watch run, a CI log).
-    const reason =
-      loaded.invalid.length > 0
-        ? `all ${loaded.invalid.length} skill files found are invalid:${problemLines(loaded.invalid)}\n`
-        : `no SKILL.md, skill.md, tool .json or .zip found.${loaded.warnings.length > 0 ? ` Skipped:${problemLines(loaded.warnings)}\n` : " "}`;
-    throw createError("NO_SKILLS_FOUND", `No skills found under ${roots.join(", ")}: ${reason}The index was left unchanged.`, {
-      invalid: loaded.invalid,
-    });
-  }
-
+  const loaded = await readSkills(roots, options);
   const db = openIndexForWrite(options.db);
   let embedder = options.embedder;
   try {
     // The embedder this run would use, known without loading it, and before any (possibly paid) expansion.
     const embedderPlan = options.embedder ? undefined : planEmbedder();
-    const stored = readSkillStates(db);
-    const plan = planChanges(loaded.skills, stored);
-    const storedManifests = readManifests(db);
-    // The cache commits each LLM answer on its own, before the run's transaction: a paid answer is never lost.
-    const chain = expansionChain({ ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: loaded.skills });
-    const changedIds = new Set(plan.changed.map((skill) => skill.id));
-    const renewed = manifestsToRenew(
-      loaded.skills.filter((skill) => !changedIds.has(skill.id)),
-      storedManifests,
-      chain,
-    );
-    // A renewed skill's content is unchanged, so its stored token count still holds.
-    const changed = [...plan.changed.map((skill) => ({ ...skill, tokens: countTokens(skill.injection) })), ...renewed.map((skill) => ({ ...skill, tokens: stored.get(skill.name)!.tokens }))];
-    const { manifests, report } = await expandManifests(changed, chain, (done, total) => options.onProgress?.({ stage: "expand", done, total }));
-
-    const manifestOf = (skill: LoadedSkill): StoredManifest => manifests.get(skill.id) ?? storedManifests.get(skill.id)!;
+    const plan = planRun(db, loaded.skills, options);
+    const { manifests, report } = await expandManifests(plan.expand, plan.chain, (done, total) => options.onProgress?.({ stage: "expand", done, total }));
     // When the index's embedder, its code or its model files differ from this run's, every skill is embedded again.
     const fullEmbed = needsFullEmbed(db, embedderIdentity(options.embedder, embedderPlan));
-    // Loading a model costs time: only when something is to be embedded.
-    embedder ??= changed.length > 0 || fullEmbed ? await embedderPlan!.create() : undefined;
-    const toEmbed = fullEmbed ? loaded.skills : changed;
-
-    const now = new Date().toISOString();
-    const indexVersion = await inTransaction(db, async () => {
-      for (const state of plan.removed) deleteSkill(db, state.id);
-      for (const skill of plan.moved) moveSkill(db, skill.id, skill.relativePath, skill.rootPosition, now);
-      for (const skill of changed) {
-        const previous = stored.get(skill.name);
-        // Same name, other kind: the old row goes first so the name stays unique.
-        if (previous && previous.id !== skill.id) deleteSkill(db, previous.id);
-        upsertSkill(db, skill, skill.rootPosition, now);
-        upsertManifest(db, skill.id, skill.contentHash, manifests.get(skill.id)!);
-      }
-      if (embedder) {
+    const toEmbed = fullEmbed ? loaded.skills : plan.expand;
+    const measured = await inTransaction(db, async () => {
+      const now = new Date().toISOString();
+      writeSkills(db, plan, manifests, now);
+      if (toEmbed.length > 0 || fullEmbed) {
+        embedder ??= await embedderPlan!.create();
         // The loaded embedder has the last word: a model pulled on first use has its own size, and files to hash only now.
         prepareVectorTable(db, embedderIdentity(embedder, embedderPlan));
-        await embedSkills(db, embedder, toEmbed, manifestOf, (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }));
+        await embedSkills(
+          db,
+          embedder,
+          toEmbed,
+          (skill) => manifests.get(skill.id) ?? plan.storedManifests.get(skill.id)!,
+          (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }),
+        );
       }
-      // Another analyser reads the index's words differently: a new index version gets its evidence floor measured again.
-      const analyser = analyserVersion();
-      const analyserChanged = readMetaValue(db, ANALYSER_VERSION_KEY) !== analyser;
-      writeMetaValue(db, ANALYSER_VERSION_KEY, analyser);
-      const previousVersion = readMeta(db).indexVersion;
-      const version = commitRunMeta(
-        db,
-        roots.map((root, position) => ({ path: root, folder: loaded.rootFolders[position]! })),
-        plan,
-        now,
-        fullEmbed || renewed.length > 0 || analyserChanged,
-      );
-      // Routing data is made for one index version; an index written by an older release gets it without a new version.
-      if (version !== previousVersion || !hasCurrentRoutingData(db)) buildRoutingData(db);
-      return version;
+      const indexVersion = commitVersion(db, roots, loaded.rootFolders, plan, now, fullEmbed);
+      let calibration: IndexCalibration = { evidence: undefined, shareScale: undefined };
+      if (loaded.skills.length < MIN_CALIBRATION_SKILLS) clearCalibration(db);
+      else if (needsCalibration(db, indexVersion, options.recalibrate ?? false)) {
+        // Loading a model costs time: only when something is to be embedded or measured.
+        embedder ??= await embedderPlan!.create();
+        calibration = await calibrateIndex(db, queryEncoderOver(embedder, CALIBRATION_CACHE), indexVersion, (stage, done, total) => options.onProgress?.({ stage, done, total }));
+      }
+      recordRun(db, started, now, plan, loaded.invalid.length);
+      return { indexVersion, ...calibration };
     });
-    recordRun(db, started, now, plan, loaded.invalid.length);
-    // A changed index, or one measured by another release of the router, gets its evidence floor measured again; the run itself is already committed.
-    let calibration: EvidenceCalibration | undefined;
-    let shareScale: ShareScaleMeasure | undefined;
-    const floor = readEvidenceFloor(db);
-    if (loaded.skills.length < MIN_CALIBRATION_SKILLS) {
-      clearEvidenceFloor(db);
-      clearShareScale(db);
-    } else if (options.recalibrate || floor?.indexVersion !== indexVersion || floor.routerVersion !== VERSION) {
-      embedder ??= await embedderPlan!.create();
-      const encoder = queryEncoderOver(embedder, CALIBRATION_CACHE);
-      // The scale applies to the defaults only (`router fit` calibrates its own shares on real labels), so it is measured with them.
-      const measured = await measureShareScale(db, encoder, DEFAULT_FUSION, (done, total) => options.onProgress?.({ stage: "shares", done, total }));
-      const storeShareScale = () => (measured ? writeShareScale(db, { ...measured, indexVersion }) : clearShareScale(db));
-      // Floor and scale go in one commit: a server watching the index reloads once for both.
-      const storeWithFloor = (floor: EvidenceFloor) =>
-        db.transaction(() => {
-          writeEvidenceFloor(db, floor);
-          storeShareScale();
-        })();
-      calibration = await calibrateEvidence(options.db, db, encoder, (done, total) => options.onProgress?.({ stage: "calibrate", done, total }), storeWithFloor);
-      if (!calibration) storeShareScale();
-      shareScale = measured;
-    }
     return {
       db: options.db,
       added: plan.added.map((skill) => skill.name),
       updated: plan.updated.map((skill) => skill.name),
       // A renewed skill that also moved is counted as moved, not unchanged.
-      unchanged: plan.unchanged - renewed.filter((skill) => !plan.moved.includes(skill)).length,
+      unchanged: plan.unchanged - plan.renewed.filter((skill) => !plan.moved.includes(skill)).length,
       moved: plan.moved.map((skill) => skill.name),
-      reexpanded: renewed.map((skill) => skill.name),
+      reexpanded: plan.renewed.map((skill) => skill.name),
       removed: plan.removed.map((state) => state.name),
       embedded: embedder ? toEmbed.length : 0,
       embedder: readMeta(db).embedder,
@@ -199,15 +136,92 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       warnings: loaded.warnings,
       ignored: loaded.ignored,
       skills: loaded.skills.length,
-      indexVersion,
-      calibration,
-      shareScale,
+      indexVersion: measured.indexVersion,
+      calibration: measured.evidence,
+      shareScale: measured.shareScale,
       durationMs: performance.now() - started,
     };
   } finally {
     if (embedder && embedder !== options.embedder) await embedder.close();
     db.close();
   }
+}
+
+/** Reads every skill under the roots; finding none is an error that names each file and why, unless allowed. */
+async function readSkills(roots: string[], options: IndexOptions): Promise<LoadResult> {
+  const loaded = await loadSkills(roots, {
+    strict: options.strict ?? false,
+    onProgress: (done, total, file) => options.onProgress?.({ stage: "read", done, total, file }),
+  });
+  if (loaded.skills.length > 0 || options.allowEmpty) return loaded;
+  // The message names the files and why, since it may be all a person sees (a failed watch run, a CI log).
+  const reason =
+    loaded.invalid.length > 0
+      ? `all ${loaded.invalid.length} skill files found are invalid:${problemLines(loaded.invalid)}\n`
+      : `no SKILL.md, skill.md, tool .json or .zip found.${loaded.warnings.length > 0 ? ` Skipped:${problemLines(loaded.warnings)}\n` : " "}`;
+  throw createError("NO_SKILLS_FOUND", `No skills found under ${roots.join(", ")}: ${reason}The index was left unchanged.`, {
+    invalid: loaded.invalid,
+  });
+}
+
+/** What this run changes: skills added, updated, moved and removed, and unchanged skills whose manifest a better source now writes. */
+interface RunPlan extends ChangePlan {
+  /** Skills to expand and write: the changed ones (tokens counted anew) and the renewed ones. */
+  expand: (LoadedSkill & { tokens: number })[];
+  renewed: LoadedSkill[];
+  storedManifests: Map<string, StoredManifest>;
+  chain: ExpansionChain;
+}
+
+function planRun(db: IndexDatabase, skills: LoadedSkill[], options: IndexOptions): RunPlan {
+  const stored = readSkillStates(db);
+  const changes = planChanges(skills, stored);
+  const storedManifests = readManifests(db);
+  // The cache commits each LLM answer on its own, before the run's transaction: a paid answer is never lost.
+  const chain = expansionChain({ ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: skills });
+  const changedIds = new Set(changes.changed.map((skill) => skill.id));
+  const renewed = manifestsToRenew(
+    skills.filter((skill) => !changedIds.has(skill.id)),
+    storedManifests,
+    chain,
+  );
+  // A renewed skill's content is unchanged, so its stored token count still holds.
+  const expand = [...changes.changed.map((skill) => ({ ...skill, tokens: countTokens(skill.injection) })), ...renewed.map((skill) => ({ ...skill, tokens: stored.get(skill.name)!.tokens }))];
+  return { ...changes, expand, renewed, storedManifests, chain, stored };
+}
+
+/** Removes, moves and writes skills with their manifests (inside the run's transaction). */
+function writeSkills(db: IndexDatabase, plan: RunPlan, manifests: Map<string, StoredManifest>, now: string): void {
+  for (const state of plan.removed) deleteSkill(db, state.id);
+  for (const skill of plan.moved) moveSkill(db, skill.id, skill.relativePath, skill.rootPosition, now);
+  for (const skill of plan.expand) {
+    const previous = plan.stored.get(skill.name);
+    // Same name, other kind: the old row goes first so the name stays unique.
+    if (previous && previous.id !== skill.id) deleteSkill(db, previous.id);
+    upsertSkill(db, skill, skill.rootPosition, now);
+    upsertManifest(db, skill.id, skill.contentHash, manifests.get(skill.id)!);
+  }
+}
+
+/**
+ * A new index version when anything changed (skills, roots, every vector, a manifest renewed, the analyser), with
+ * the routing data made for it; an index written by an older release gets current routing data without a new version.
+ */
+function commitVersion(db: IndexDatabase, roots: string[], rootFolders: string[], plan: RunPlan, now: string, fullEmbed: boolean): number {
+  // Another analyser reads the index's words differently: a new index version gets its evidence floor measured again.
+  const analyser = analyserVersion();
+  const analyserChanged = readMetaValue(db, ANALYSER_VERSION_KEY) !== analyser;
+  writeMetaValue(db, ANALYSER_VERSION_KEY, analyser);
+  const previousVersion = readMeta(db).indexVersion;
+  const version = commitRunMeta(
+    db,
+    roots.map((root, position) => ({ path: root, folder: rootFolders[position]! })),
+    plan,
+    now,
+    fullEmbed || plan.renewed.length > 0 || analyserChanged,
+  );
+  if (version !== previousVersion || !hasCurrentRoutingData(db)) buildRoutingData(db);
+  return version;
 }
 
 /** The first few problems, a line each, and how many more. */
@@ -274,6 +288,7 @@ function checkPaths(paths: string[]): string[] {
 }
 
 interface ChangePlan {
+  stored: Map<string, StoredSkillState>;
   added: LoadedSkill[];
   updated: LoadedSkill[];
   changed: LoadedSkill[];
@@ -284,7 +299,7 @@ interface ChangePlan {
 }
 
 function planChanges(skills: LoadedSkill[], stored: Map<string, StoredSkillState>): ChangePlan {
-  const plan: ChangePlan = { added: [], updated: [], changed: [], moved: [], unchanged: 0, removed: [] };
+  const plan: ChangePlan = { stored, added: [], updated: [], changed: [], moved: [], unchanged: 0, removed: [] };
   const seen = new Set<string>();
   for (const skill of skills) {
     seen.add(skill.name);

@@ -1,4 +1,4 @@
-import type { EvidenceFloor } from "./evidence-floor.js";
+import type { EvidenceFloor } from "../store/evidence-floor.js";
 import type { FusionParams } from "./fusion.js";
 import type { Evidence } from "./signals.js";
 import type { Decision, NoneReason } from "../contract/route.js";

@@ -1,8 +1,8 @@
 import type { IndexDatabase } from "../store/database.js";
 import { readMetaValue, writeMetaValue } from "../store/index-meta.js";
 import defaults from "./default-fusion.json" with { type: "json" };
-import { readEvidenceFloor } from "./evidence-floor.js";
-import { readShareScale } from "./share-scale.js";
+import { evidenceFloorRecord } from "../store/evidence-floor.js";
+import { shareScaleRecord } from "../store/share-scale.js";
 import type { FusionParams } from "./fusion.js";
 
 const META_KEY = "fusion";
@@ -21,9 +21,9 @@ export const DEFAULT_FUSION = defaults as FusionParams;
  */
 export function fusionFor(db: IndexDatabase, embedder: string | null): FusionParams {
   const stored = fittedParams(db, embedder);
-  const floor = readEvidenceFloor(db);
+  const floor = evidenceFloorRecord.read(db);
   if (stored) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0, bm25OtherScripts: 0 } } : stored;
-  const shareScale = readShareScale(db);
+  const shareScale = shareScaleRecord.read(db);
   return { ...DEFAULT_FUSION, ...(floor ? { evidenceFloor: floor } : {}), ...(shareScale ? { shareScale: shareScale.scale } : {}) };
 }
 

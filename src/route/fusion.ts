@@ -1,4 +1,4 @@
-import type { EvidenceFloor } from "./evidence-floor.js";
+import type { EvidenceFloor } from "../store/evidence-floor.js";
 import { KNN_DEPTH, type Evidence } from "./signals.js";
 import { LargestK } from "./top-k.js";
 

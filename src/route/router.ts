@@ -8,7 +8,7 @@ import type { SkillDetail, SkillSummary } from "../contract/skills.js";
 import { getSkill, listSkills } from "../store/skill-rows.js";
 import { bm25Retriever } from "./bm25-retriever.js";
 import { gatherCandidates } from "./candidates.js";
-import { decide, rankedCandidate } from "./decide.js";
+import { decide, rankedCandidate, type DecisionOutcome } from "./decide.js";
 import { denseRetriever } from "./dense-retriever.js";
 import { explainCandidate, round } from "./explain.js";
 import type { FusionParams } from "./fusion.js";
@@ -192,30 +192,16 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   const query = await prepareQuery(encoder, text, options.context, options.signal);
   options.signal?.throwIfAborted();
   const embedded = performance.now();
-  const { candidates, eligible, invoked, retrievedWhole } = candidatesOf(snapshot, query, perRetriever, options);
-  const retrieved = performance.now();
-  const scoring: Scoring = scoreQuery(snapshot, query, candidates, eligible);
-  const scored = performance.now();
+  const scored = scoreRoute(snapshot, query, perRetriever, options);
+  const scoredAt = performance.now();
   if (reranker) {
     options.signal?.throwIfAborted();
-    scoring.ranked = await breakTies(reranker, model, text, scoring.ranked);
+    scored.scoring.ranked = await breakTies(reranker, model, text, scored.scoring.ranked);
     options.signal?.throwIfAborted();
   }
   const reranked = performance.now();
-  if (invoked !== undefined) scoring.ranked = calledFirst(scoring.ranked, invoked);
-  const outcome = decide(
-    scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence, retrievedWhole(item.evidence.skill))),
-    scoring.inScope,
-    fusion,
-    {
-      k,
-      restricted: options.skills !== undefined,
-      otherScript: query.otherScript,
-      invoked: invoked !== undefined,
-      ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
-      ...(options.multi !== undefined ? { multi: options.multi } : {}),
-    },
-  );
+  const outcome = decideRoute(snapshot, query, scored, options);
+  const { scoring, invoked } = scored;
   const includeBody = options.include?.includes("body") ?? false;
   return {
     decision: outcome.decision,
@@ -229,14 +215,52 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
     warnings: [],
     timing_ms: {
       embed: round(embedded - started),
-      retrieve: round(retrieved - embedded),
-      score: round(scored - retrieved),
-      rerank: round(reranked - scored),
+      retrieve: round(scored.retrieveMs),
+      score: round(scoredAt - embedded - scored.retrieveMs),
+      rerank: round(reranked - scoredAt),
       total: round(performance.now() - started),
       cached: false,
     },
     ...base,
   };
+}
+
+/** A prepared query's candidates, scored: what the decision reads (after the tie-break, when one runs). */
+export interface ScoredRoute {
+  scoring: Scoring;
+  /** The skill the message calls by name, if any. */
+  invoked: number | undefined;
+  retrievedWhole: (skill: number) => boolean;
+  /** Time spent gathering candidates, for the answer's timing. */
+  retrieveMs: number;
+}
+
+/** Gathers and scores a prepared query's candidates. */
+export function scoreRoute(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): ScoredRoute {
+  const started = performance.now();
+  const { candidates, eligible, invoked, retrievedWhole } = candidatesOf(snapshot, query, perRetriever, options);
+  const retrieveMs = performance.now() - started;
+  return { scoring: scoreQuery(snapshot, query, candidates, eligible), invoked, retrievedWhole, retrieveMs };
+}
+
+/** Inject or none for a scored query, by the snapshot's parameters and the request's options. */
+export function decideRoute(snapshot: Snapshot, query: RouteQuery, scored: ScoredRoute, options: RouteOptions): DecisionOutcome {
+  const { model, fusion } = snapshot;
+  const { scoring, invoked, retrievedWhole } = scored;
+  if (invoked !== undefined) scoring.ranked = calledFirst(scoring.ranked, invoked);
+  return decide(
+    scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence, retrievedWhole(item.evidence.skill))),
+    scoring.inScope,
+    fusion,
+    {
+      k: options.k ?? DEFAULT_K,
+      restricted: options.skills !== undefined,
+      otherScript: query.otherScript,
+      invoked: invoked !== undefined,
+      ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
+      ...(options.multi !== undefined ? { multi: options.multi } : {}),
+    },
+  );
 }
 
 /** Every scored candidate of a prepared query with its feature row, best first (the eligible ones before the context). */

@@ -6,7 +6,7 @@ import { runIndex } from "../../src/indexer/run-index.js";
 import { createEmbedder } from "../../src/models/create-embedder.js";
 import { queryEncoderOver } from "../../src/models/query-encoder.js";
 import { DEFAULT_FUSION, fusionFor } from "../../src/route/fusion-params.js";
-import { readShareScale, writeShareScale } from "../../src/route/share-scale.js";
+import { shareScaleRecord } from "../../src/store/share-scale.js";
 import { createRouter } from "../../src/route/router.js";
 import { openIndexForRead, openIndexForWrite, type IndexDatabase } from "../../src/store/database.js";
 import { tempDir, writeFile } from "../helpers/fixtures.js";
@@ -65,7 +65,7 @@ describe("the share scale router index measures on requests held out of their sk
     expect(scale).toBeGreaterThanOrEqual(0.3);
     expect(scale).toBeLessThanOrEqual(1);
     const index = openIndexForRead(db);
-    expect(readShareScale(index)).toEqual({ scale, samples, rankedFirst, indexVersion: summary.indexVersion });
+    expect(shareScaleRecord.read(index)).toEqual({ scale, samples, rankedFirst, indexVersion: summary.indexVersion });
     expect(fusionFor(index, summary.embedder ?? null).shareScale).toBe(scale);
     index.close();
   });
@@ -97,7 +97,7 @@ describe("the share scale router index measures on requests held out of their sk
     const query = "is it going to rain in Porto this afternoon";
     const shareWith = async (scale: number, fusion?: typeof DEFAULT_FUSION) => {
       const writer = openIndexForWrite(db);
-      writeShareScale(writer, { scale, samples: 24, rankedFirst: 1, indexVersion: 1 });
+      shareScaleRecord.write(writer, { scale, samples: 24, rankedFirst: 1, indexVersion: 1 });
       writer.close();
       const router = await createRouter({ db, ...(fusion ? { fusion } : {}) });
       try {

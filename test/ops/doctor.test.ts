@@ -1,8 +1,8 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
-import { writeEvidenceFloor } from "../../src/route/evidence-floor.js";
-import { writeShareScale } from "../../src/route/share-scale.js";
+import { evidenceFloorRecord } from "../../src/store/evidence-floor.js";
+import { shareScaleRecord } from "../../src/store/share-scale.js";
 import { openIndexForWrite } from "../../src/store/database.js";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, writeFile } from "../helpers/fixtures.js";
@@ -76,8 +76,8 @@ describe("router doctor", () => {
     expect(doctor()).toMatch(/^ {2}floor {6}not measured \(an index of fewer than 10 skills\)$/m);
     expect(doctor()).toMatch(/^ {2}shares {5}as the defaults give them/m);
     const writer = openIndexForWrite(db);
-    writeEvidenceFloor(writer, { bm25: 0.41, q2qMax: 0.67, samples: 30, indexVersion: 1 });
-    writeShareScale(writer, { scale: 0.85, samples: 40, rankedFirst: 0.7, indexVersion: 1 });
+    evidenceFloorRecord.write(writer, { bm25: 0.41, q2qMax: 0.67, samples: 30, indexVersion: 1 });
+    shareScaleRecord.write(writer, { scale: 0.85, samples: 40, rankedFirst: 0.7, indexVersion: 1 });
     writer.close();
     expect(doctor()).toMatch(/^ {2}floor {6}BM25 0\.41, dense 0\.67 \(measured on 30 requests whose skill was left out\)$/m);
     expect(doctor()).toMatch(/^ {2}shares {5}scale 0\.85 \(70% of 40 requests held out of their skills ranked their own first\)$/m);

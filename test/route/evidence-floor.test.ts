@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex, type IndexSummary } from "../../src/indexer/run-index.js";
-import { readEvidenceFloor, writeEvidenceFloor } from "../../src/route/evidence-floor.js";
+import { evidenceFloorRecord } from "../../src/store/evidence-floor.js";
 import { createRouter, type Router } from "../../src/route/router.js";
 import { openIndexForRead, openIndexForWrite } from "../../src/store/database.js";
 import { VERSION } from "../../src/version.js";
@@ -47,7 +47,7 @@ describe("the evidence floor router index measures", () => {
     expect(floor.q2qMax).toBeGreaterThan(0);
     for (const share of [absentRouted, everydayRouted]) expect(share).toBeGreaterThanOrEqual(0);
     const db = openIndexForRead(path.join(dir, "router.db"));
-    expect(readEvidenceFloor(db)).toEqual(floor);
+    expect(evidenceFloorRecord.read(db)).toEqual(floor);
     db.close();
   });
 
@@ -73,7 +73,7 @@ describe("the evidence floor router index measures", () => {
     expect(again.indexVersion).toBe(first.indexVersion);
     expect(again.calibration?.floor).toEqual(first.calibration!.floor);
     const writer = openIndexForWrite(file);
-    writeEvidenceFloor(writer, { ...first.calibration!.floor, routerVersion: "0.0.1" });
+    evidenceFloorRecord.write(writer, { ...first.calibration!.floor, routerVersion: "0.0.1" });
     writer.close();
     expect((await runIndex({ paths: [root], db: file })).calibration?.floor).toEqual(first.calibration!.floor);
   });
@@ -85,7 +85,7 @@ describe("the evidence floor router index measures", () => {
     const run = await runIndex({ paths: [small], db });
     expect(run.calibration).toBeUndefined();
     const read = openIndexForRead(db);
-    expect(readEvidenceFloor(read)).toBeUndefined();
+    expect(evidenceFloorRecord.read(read)).toBeUndefined();
     read.close();
   });
 });

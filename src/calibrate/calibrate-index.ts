@@ -1,0 +1,63 @@
+import type { QueryEncoder } from "../models/query-encoder.js";
+import { DEFAULT_FUSION, fusionFor } from "../route/fusion-params.js";
+import type { IndexDatabase } from "../store/database.js";
+import { evidenceFloorRecord } from "../store/evidence-floor.js";
+import { readMeta } from "../store/index-meta.js";
+import { shareScaleRecord } from "../store/share-scale.js";
+import { VERSION } from "../version.js";
+import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "./calibrate-evidence.js";
+import { measureShareScale, type ShareScaleMeasure } from "./measure-share-scale.js";
+
+/** What `router index` measured of an index with no labels. */
+export interface IndexCalibration {
+  /** The evidence floor and what the index now routes (none below MIN_CALIBRATION_SKILLS skills). */
+  evidence: EvidenceCalibration | undefined;
+  /** How sharp the default ranking's shares are on this index (none when too few skills have requests to hold out). */
+  shareScale: ShareScaleMeasure | undefined;
+}
+
+export { MIN_CALIBRATION_SKILLS };
+
+/** A changed index, or one measured by another release of the router (or when asked), is measured again. */
+export function needsCalibration(db: IndexDatabase, indexVersion: number, recalibrate: boolean): boolean {
+  const floor = evidenceFloorRecord.read(db);
+  return recalibrate || floor?.indexVersion !== indexVersion || floor.routerVersion !== VERSION;
+}
+
+/**
+ * Measures the share scale and the evidence floor on the index as `db` reads it now, and stores them there: inside
+ * `router index`'s transaction, they commit with the skills they were measured on.
+ */
+export async function calibrateIndex(
+  db: IndexDatabase,
+  encoder: QueryEncoder,
+  indexVersion: number,
+  onProgress?: (stage: "shares" | "calibrate", done: number, total: number) => void,
+): Promise<IndexCalibration> {
+  // The scale applies to the defaults only (`router fit` calibrates its own shares on real labels), so it is measured with them.
+  const shareScale = await measureShareScale(db, encoder, DEFAULT_FUSION, (done, total) => onProgress?.("shares", done, total));
+  const storeShareScale = () => (shareScale ? shareScaleRecord.write(db, { ...shareScale, indexVersion }) : shareScaleRecord.clear(db));
+  const embedder = readMeta(db).embedder ?? null;
+  const evidence = await calibrateEvidence(
+    db,
+    encoder,
+    fusionFor(db, embedder),
+    (floor) => {
+      evidenceFloorRecord.write(db, floor);
+      storeShareScale();
+      return fusionFor(db, embedder);
+    },
+    (done, total) => onProgress?.("calibrate", done, total),
+  );
+  if (!evidence) {
+    evidenceFloorRecord.clear(db);
+    storeShareScale();
+  }
+  return { evidence, shareScale };
+}
+
+/** An index too small to measure routes without a floor or scale (stale ones would describe other skills). */
+export function clearCalibration(db: IndexDatabase): void {
+  evidenceFloorRecord.clear(db);
+  shareScaleRecord.clear(db);
+}
