@@ -9,7 +9,7 @@ import type { RerankerLoad } from "../src/models/embedder.js";
 import { createQueryEncoder } from "../src/models/query-encoder.js";
 import { evidenceFloorRecord } from "../src/store/evidence-floor.js";
 import { fitIndex } from "../src/fit/fit-index.js";
-import type { FusionParams } from "../src/route/fusion.js";
+import type { RoutingParams } from "../src/route/routing-params.js";
 import { openIndexForRead, openIndexForWrite } from "../src/store/database.js";
 import type { MethodId } from "./method-catalogue.js";
 import { bm25Description } from "./methods/bm25-description.js";
@@ -56,7 +56,7 @@ export interface AccuracyEnvironment {
   cacheDir: string;
   reranker: RerankerLoad;
   /** Default parameters fitted without the named eval set (leave-one-dataset-out); undefined when no other set is left. */
-  unseenDefaults: (name: string) => FusionParams | undefined;
+  unseenDefaults: (name: string) => RoutingParams | undefined;
   log: (message: string) => void;
 }
 
@@ -92,11 +92,11 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
     await measure("p", async () => ruvectorPeer(skills, await createEmbedder(), train)),
     await measure("d", () => hybridRouter({ db: plainIndex })),
     examplesIndex ? await measure("e", () => hybridRouter({ db: examplesIndex })) : { id: "e", skipped: "no example queries in this set: d is its main row" },
-    unseen ? await measure("h", async () => hybridRouter({ db: plainIndex, fusion: await asShippedDefaults(unseen, plainIndex) })) : { id: "h", skipped: NO_OTHER_SET },
+    unseen ? await measure("h", async () => hybridRouter({ db: plainIndex, params: await asShippedDefaults(unseen, plainIndex) })) : { id: "h", skipped: NO_OTHER_SET },
     !unseen
       ? { id: "i", skipped: NO_OTHER_SET }
       : examplesIndex
-        ? await measure("i", async () => hybridRouter({ db: examplesIndex, fusion: await asShippedDefaults(unseen, examplesIndex) }))
+        ? await measure("i", async () => hybridRouter({ db: examplesIndex, params: await asShippedDefaults(unseen, examplesIndex) }))
         : { id: "i", skipped: "no example queries in this set: h is its main row" },
     reranker ? await measure("f", () => hybridRouter({ db: mainIndex, tieBreak: reranker })) : { id: "f", skipped: "not measured: cross-encoder unavailable (see below)" },
     await measure("g", async () => hybridRouter({ db: await fittedCopy(mainIndex, train, spec.name, env.cacheDir) })),
@@ -107,10 +107,10 @@ export async function measureDataset(spec: DatasetSpec, set: EvalSet, env: Accur
 const NO_OTHER_SET = "no other eval set to fit defaults without this one";
 
 /**
- * Parameters as `fusionFor` would serve them on an index that was never fitted, had they shipped as the defaults: with
+ * Parameters as `paramsFor` would serve them on an index that was never fitted, had they shipped as the defaults: with
  * the evidence floor `router index` measured, and the share scale it would measure for their ranking.
  */
-async function asShippedDefaults(params: FusionParams, db: string): Promise<FusionParams> {
+async function asShippedDefaults(params: RoutingParams, db: string): Promise<RoutingParams> {
   const index = openIndexForWrite(db);
   const encoder = await createQueryEncoder();
   try {
@@ -123,7 +123,7 @@ async function asShippedDefaults(params: FusionParams, db: string): Promise<Fusi
   }
 }
 
-/** A copy of the index fitted on the training half only (the cached index stays on the default fusion). */
+/** A copy of the index fitted on the training half only (the cached index stays on the default parameters). */
 async function fittedCopy(db: string, train: EvalCase[], name: string, cacheDir: string): Promise<string> {
   const copy = path.join(cacheDir, `${name}-fitted.db`);
   const source = openIndexForRead(db);

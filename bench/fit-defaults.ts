@@ -1,10 +1,10 @@
-// Fits the default fusion parameters (src/route/default-fusion.json) on the TRAINING halves of the
+// Fits the default routing parameters (src/route/default-params.json) on the TRAINING halves of the
 // labelled sets in ../shared/eval, with the offline embedder. Benchmarks report on the other halves only.
 // Usage: npx tsx bench/fit-defaults.ts
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { planEmbedder } from "../src/models/create-embedder.js";
-import type { FitSample } from "../src/fit/fit-fusion.js";
+import type { FitSample } from "../src/fit/fit-params.js";
 import { DEFAULT_FIT_SETS, fitDefaults, trainingSamples } from "./default-fit.js";
 
 const EVAL_DIR = path.resolve("../shared/eval");
@@ -14,5 +14,5 @@ const CACHE = path.resolve("bench/.cache/eval");
 const samples = new Map<string, FitSample[]>();
 for (const name of DEFAULT_FIT_SETS) samples.set(name, await trainingSamples(path.join(EVAL_DIR, `${name}.json`), CACHE, (message) => console.error(message)));
 const fit = fitDefaults(samples, planEmbedder().id);
-writeFileSync("src/route/default-fusion.json", `${JSON.stringify(fit.params, null, 2)}\n`);
+writeFileSync("src/route/default-params.json", `${JSON.stringify(fit.params, null, 2)}\n`);
 console.log(JSON.stringify(fit.training));

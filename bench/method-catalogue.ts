@@ -9,7 +9,7 @@ export const METHODS = {
   },
   d: {
     label: "heuristic manifests + hybrid",
-    what: "the router (BM25F + query-to-query + query-to-description + keywords, default fusion) over manifests the heuristic expander wrote; no example queries",
+    what: "the router (BM25F + query-to-query + query-to-description + keywords, default parameters) over manifests the heuristic expander wrote; no example queries",
   },
   e: { label: "example-query manifests + hybrid", what: "the router over manifests whose queries are the eval set's example queries (standing in for LLM expansion)" },
   f: { label: "e + cross-encoder", what: "e with the cross-encoder rescoring the best 5 candidates" },
@@ -20,7 +20,7 @@ export const METHODS = {
   i: { label: "e, unseen defaults", what: "e with the same leave-one-dataset-out defaults as h" },
   g: {
     label: "after router fit",
-    what: "e (d where there are no example queries) after `router fit` on the training half: fusion weights, thresholds, abstain examples (with the cross-encoder when present, as `router fit` runs)",
+    what: "e (d where there are no example queries) after `router fit` on the training half: ranking weights, in-scope model, thresholds, abstain examples (with the cross-encoder when present, as `router fit` runs)",
   },
 } as const;
 

@@ -47,7 +47,7 @@ export function scaleSection(scale: NonNullable<BenchResults["scale"]>): string 
     "",
     "Route latency, in-process, one query at a time, every query distinct (the query cache never hits), in a child",
     "process per size so RSS is the router's alone (model, index, retrievers). *Without embedding* is the route's",
-    "own total minus its embedding stage: retrieval, signals, fusion, decision and explanation. The router runs as",
+    "own total minus its embedding stage: retrieval, signals, scoring, decision and explanation. The router runs as",
     `configured by default; its cross-encoder stage: ${scale.sizes.find(({ probe }) => probe.reranker)?.probe.reranker ?? "off (model files absent)"}.`,
     "",
     table(["skills", "load (s)", "p50 / p99 ms with embedding", "p50 / p99 ms without embedding", "p50 ms embed / retrieve / score", "RSS MB"], routes),

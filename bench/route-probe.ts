@@ -16,7 +16,7 @@ export interface ProbeResult {
   queries: number;
   /** route() wall clock, query embedding included (every query distinct, so the encoder's cache never hits). */
   withEmbed: { p50: number; p95: number; p99: number };
-  /** Retrieval, scoring, fusion, decision and explanation: the route's total minus its embedding stage. */
+  /** Retrieval, scoring, decision and explanation: the route's total minus its embedding stage. */
   withoutEmbed: { p50: number; p95: number; p99: number };
   /** p50 of the route's own stages: where the time without embedding goes. */
   stagesP50: { embed: number; retrieve: number; score: number };

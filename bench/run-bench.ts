@@ -7,8 +7,8 @@ import { readEvalSet, type EvalSet } from "../src/eval/eval-set.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
 import { createReranker } from "../src/models/create-reranker.js";
 import { MAX_QUERY_CHARS } from "../src/contract/limits.js";
-import type { FitSample } from "../src/fit/fit-fusion.js";
-import type { FusionParams } from "../src/route/fusion.js";
+import type { FitSample } from "../src/fit/fit-params.js";
+import type { RoutingParams } from "../src/route/routing-params.js";
 import { measureDataset, type DatasetSpec } from "./accuracy.js";
 import { fitDefaults, trainingSamples } from "./default-fit.js";
 import { TRIGGER_HEADING, triggerSection } from "./render-trigger.js";
@@ -143,10 +143,10 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
  * Default parameters fitted as `bench/fit-defaults.ts` does, but without one eval set: what a new user's index
  * gets for data like it (undefined when no other set is left). MetaTool leaves out both its forms.
  */
-async function leaveOneDatasetOut(fitSets: BenchConfig["fitSets"], cacheDir: string, embedder: string, log: (message: string) => void): Promise<(name: string) => FusionParams | undefined> {
+async function leaveOneDatasetOut(fitSets: BenchConfig["fitSets"], cacheDir: string, embedder: string, log: (message: string) => void): Promise<(name: string) => RoutingParams | undefined> {
   const samples = new Map<string, FitSample[]>();
   for (const set of fitSets) samples.set(set.name, await trainingSamples(set.file, cacheDir, log));
-  const fitted = new Map<string, FusionParams>();
+  const fitted = new Map<string, RoutingParams>();
   return (name) => {
     const others = new Map([...samples].filter(([set]) => set !== name && set !== `${name}-noexamples`));
     if (others.size === 0) return undefined;

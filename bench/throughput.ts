@@ -386,7 +386,7 @@ const text = [
     ]),
   ),
   "",
-  "**Where a request's time goes.** In process, 1 caller, cold: the query's embedding (worker thread) and the routing once it is embedded (retrieval, signals, fusion, decision, explanation; main thread). Over HTTP, the CPU each cold request costs the server at 8 connections, on its main thread (HTTP, validation, routing, logging, answering) and on its other threads (the embedding workers, and V8's garbage collector and libuv's helpers), from /proc: unlike wall time, it hardly changes with what else the machine runs. The main thread cannot serve more than 1000 / (its ms) requests a second however many workers embed, and the cores cannot serve more than cores × 1000 / (both ms), load generator not counted.",
+  "**Where a request's time goes.** In process, 1 caller, cold: the query's embedding (worker thread) and the routing once it is embedded (retrieval, signals, scoring, decision, explanation; main thread). Over HTTP, the CPU each cold request costs the server at 8 connections, on its main thread (HTTP, validation, routing, logging, answering) and on its other threads (the embedding workers, and V8's garbage collector and libuv's helpers), from /proc: unlike wall time, it hardly changes with what else the machine runs. The main thread cannot serve more than 1000 / (its ms) requests a second however many workers embed, and the cores cannot serve more than cores × 1000 / (both ms), load generator not counted.",
   "",
   table(
     ["skills", "embed p50 ms", "routing p50 / p99 ms", "HTTP CPU ms/req: main thread / other threads", "ceiling req/s: main thread / all cores", "server RSS MB"],

@@ -3,7 +3,7 @@ import { routeCase, scoredAnswer } from "../../src/eval/run-cases.js";
 import { createRouter, type RouterOptions } from "../../src/route/router.js";
 import type { MethodAnswer, RoutingMethod } from "./routing-method.js";
 
-/** (d-g) The router itself over an index, with whatever fusion and reranker the options give it. */
+/** (d-g) The router itself over an index, with whatever parameters and reranker the options give it. */
 export async function hybridRouter(options: RouterOptions): Promise<RoutingMethod> {
   const router = await createRouter(options);
   return {

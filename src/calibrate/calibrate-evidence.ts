@@ -5,13 +5,13 @@ import { countSkills } from "../store/skill-rows.js";
 import { mostlyLatin, readsEveryScript } from "../route/embedder-coverage.js";
 import type { EvidenceFloor } from "../store/evidence-floor.js";
 import { routableQuery } from "../contract/limits.js";
-import type { FusionParams } from "../route/fusion.js";
+import type { RoutingParams } from "../route/routing-params.js";
 import { prepareQuery } from "../route/query.js";
 import { decideRoute, DEFAULT_CANDIDATES, DEFAULT_RETRIEVERS, scoreRoute, scoredCandidates } from "../route/router.js";
 import { snapshotOf, type Snapshot } from "../route/snapshot.js";
 import { VERSION } from "../version.js";
-import { evenSpread } from "./even-spread.js";
-import { middleRequests } from "./middle-requests.js";
+import { evenSample } from "./even-sample.js";
+import { probeRequests } from "./probe-requests.js";
 import { EVERYDAY_REQUESTS } from "./everyday-requests.js";
 
 // Skills sampled: enough for stable quantiles (300 put trigger-dev's whole-corpus floor 0.016 below what 1,000 measure,
@@ -43,8 +43,8 @@ export interface EvidenceCalibration {
 export async function calibrateEvidence(
   db: IndexDatabase,
   encoder: QueryEncoder,
-  params: FusionParams,
-  calibrated: (floor: EvidenceFloor) => FusionParams,
+  params: RoutingParams,
+  calibrated: (floor: EvidenceFloor) => RoutingParams,
   onProgress?: (done: number, total: number) => void,
 ): Promise<EvidenceCalibration | undefined> {
   const probes = absentSkillProbes(db);
@@ -52,7 +52,7 @@ export async function calibrateEvidence(
   const total = 2 * probes.length + EVERYDAY_REQUESTS.length;
   let done = 0;
   const step = () => onProgress?.(++done, total);
-  const snapshot = await snapshotOf(db, { retrievers: DEFAULT_RETRIEVERS, fusion: params });
+  const snapshot = await snapshotOf(db, { retrievers: DEFAULT_RETRIEVERS, params });
   // BM25 by script (CJK text shares far more terms); dense similarity where the embedder reads the text.
   const latinBm25: number[] = [];
   const otherScripts: number[] = [];
@@ -74,7 +74,7 @@ export async function calibrateEvidence(
     indexVersion: readMeta(db).indexVersion,
     routerVersion: VERSION,
   };
-  const after: Snapshot = { ...snapshot, fusion: calibrated(floor) };
+  const after: Snapshot = { ...snapshot, params: calibrated(floor) };
   const absentRouted = await routedShare(after, encoder, probes, step);
   const everydayRouted = await routedShare(
     after,
@@ -96,10 +96,10 @@ interface Probe {
  */
 function absentSkillProbes(db: IndexDatabase): Probe[] {
   if (countSkills(db) < MIN_CALIBRATION_SKILLS) return [];
-  const all = middleRequests(db).map((request) => ({ query: routableQuery(request.query), skill: request.skill }));
+  const all = probeRequests(db).map((request) => ({ query: routableQuery(request.query), skill: request.skill }));
   const latin = all.filter((probe) => mostlyLatin(probe.query));
   const otherScripts = all.filter((probe) => !mostlyLatin(probe.query));
-  return [...evenSpread(latin, MAX_SAMPLES), ...evenSpread(otherScripts, MAX_SAMPLES)];
+  return [...evenSample(latin, MAX_SAMPLES), ...evenSample(otherScripts, MAX_SAMPLES)];
 }
 
 /** The share of the probes (each with its skill left out, if it names one) that the snapshot's parameters inject a skill for. */

@@ -1,5 +1,5 @@
 import type { QueryEncoder } from "../models/query-encoder.js";
-import { DEFAULT_FUSION, fusionFor } from "../route/fusion-params.js";
+import { DEFAULT_PARAMS, paramsFor } from "../route/index-params.js";
 import type { IndexDatabase } from "../store/database.js";
 import { evidenceFloorRecord } from "../store/evidence-floor.js";
 import { readMeta } from "../store/index-meta.js";
@@ -35,17 +35,17 @@ export async function calibrateIndex(
   onProgress?: (stage: "shares" | "calibrate", done: number, total: number) => void,
 ): Promise<IndexCalibration> {
   // The scale applies to the defaults only (`router fit` calibrates its own shares on real labels), so it is measured with them.
-  const shareScale = await measureShareScale(db, encoder, DEFAULT_FUSION, (done, total) => onProgress?.("shares", done, total));
+  const shareScale = await measureShareScale(db, encoder, DEFAULT_PARAMS, (done, total) => onProgress?.("shares", done, total));
   const storeShareScale = () => (shareScale ? shareScaleRecord.write(db, { ...shareScale, indexVersion }) : shareScaleRecord.clear(db));
   const embedder = readMeta(db).embedder ?? null;
   const evidence = await calibrateEvidence(
     db,
     encoder,
-    fusionFor(db, embedder),
+    paramsFor(db, embedder),
     (floor) => {
       evidenceFloorRecord.write(db, floor);
       storeShareScale();
-      return fusionFor(db, embedder);
+      return paramsFor(db, embedder);
     },
     (done, total) => onProgress?.("calibrate", done, total),
   );

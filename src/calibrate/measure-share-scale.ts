@@ -7,13 +7,13 @@ import { readSkillTexts, replaceSkillTexts } from "../store/vectors.js";
 import { routableQuery } from "../contract/limits.js";
 import { buildRoutingData } from "../indexer/build-routing-data.js";
 import { embedderReads } from "../route/embedder-coverage.js";
-import { rankingLogit, shares, type FusionParams } from "../route/fusion.js";
+import { rankingLogit, shares, type RoutingParams } from "../route/routing-params.js";
 import { prepareQuery } from "../route/query.js";
 import { DEFAULT_CANDIDATES, DEFAULT_RETRIEVERS, scoredCandidates } from "../route/router.js";
 import type { ShareScale } from "../store/share-scale.js";
 import { snapshotOf } from "../route/snapshot.js";
-import { evenSpread } from "./even-spread.js";
-import { middleRequests, type MiddleRequest } from "./middle-requests.js";
+import { evenSample } from "./even-sample.js";
+import { probeRequests, type ProbeRequest } from "./probe-requests.js";
 
 // Held-out requests: enough for a stable scale, few enough to cost seconds at index time.
 const MAX_PROBES = 300;
@@ -33,7 +33,7 @@ export type ShareScaleMeasure = Omit<ShareScale, "indexVersion">;
  * inside a savepoint) and routed, and the scale whose shares give their own skills the highest likelihood is the
  * answer. The savepoint is rolled back, so the index is left as it was. Undefined when too few skills can lend one.
  */
-export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder, params: FusionParams, onProgress?: (done: number, total: number) => void): Promise<ShareScaleMeasure | undefined> {
+export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder, params: RoutingParams, onProgress?: (done: number, total: number) => void): Promise<ShareScaleMeasure | undefined> {
   const manifests = readManifests(db);
   const probes = heldOutProbes(db, manifests);
   if (probes.length < MIN_PROBES) return undefined;
@@ -51,7 +51,7 @@ export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder
       replaceManifest(db, probe.skillId, { ...manifest, queries: manifest.queries.filter((query) => query.toLowerCase() !== held) });
     }
     buildRoutingData(db);
-    const snapshot = await snapshotOf(db, { retrievers: DEFAULT_RETRIEVERS, fusion: params });
+    const snapshot = await snapshotOf(db, { retrievers: DEFAULT_RETRIEVERS, params });
     const groups: RankedProbe[] = [];
     for (const [done, probe] of probes.entries()) {
       const scored = scoredCandidates(snapshot, await prepareQuery(encoder, routableQuery(probe.query), undefined), DEFAULT_CANDIDATES, {});
@@ -66,10 +66,10 @@ export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder
 }
 
 /** The middle request of each of an even spread of skills with enough of them, in scripts the embedder reads (dense signals decide shares there). */
-function heldOutProbes(db: IndexDatabase, manifests: Map<string, StoredManifest>): MiddleRequest[] {
+function heldOutProbes(db: IndexDatabase, manifests: Map<string, StoredManifest>): ProbeRequest[] {
   const embedder = readMeta(db).embedder;
-  return evenSpread(
-    middleRequests(db, manifests).filter((request) => request.queries >= MIN_QUERIES && embedderReads(request.query, embedder)),
+  return evenSample(
+    probeRequests(db, manifests).filter((request) => request.queries >= MIN_QUERIES && embedderReads(request.query, embedder)),
     MAX_PROBES,
   );
 }

@@ -12,7 +12,7 @@ import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
 import { countTexts, countVectors } from "../store/vectors.js";
 import { EXIT } from "./exit-codes.js";
-import { heldOutEvidence } from "./held-out-evidence.js";
+import { shareScaleBasis } from "./share-scale-basis.js";
 import { modelsDirOption } from "./models-dir-option.js";
 
 interface IndexReport {
@@ -123,7 +123,7 @@ async function readIndex(path: string): Promise<IndexReport> {
   try {
     const { openIndexForRead } = await import("../store/database.js");
     const { hasCurrentRoutingData } = await import("../indexer/build-routing-data.js");
-    const { fittedParams } = await import("../route/fusion-params.js");
+    const { fittedParams } = await import("../route/index-params.js");
     const { evidenceFloorRecord } = await import("../store/evidence-floor.js");
     const { shareScaleRecord } = await import("../store/share-scale.js");
     const db = openIndexForRead(path);
@@ -195,7 +195,7 @@ function calibrationLines({ parameters, evidenceFloor, shareScale }: NonNullable
     parameters === "fitted"
       ? "as `router fit` calibrated them"
       : shareScale
-        ? `scale ${shareScale.scale.toFixed(2)} (${heldOutEvidence(shareScale)})`
+        ? `scale ${shareScale.scale.toFixed(2)} (${shareScaleBasis(shareScale)})`
         : "as the defaults give them (fewer than 20 skills with requests to hold out)";
   return [`  routing    ${parameters === "fitted" ? "parameters fitted by `router fit`" : "the shipped defaults (`router fit` not run)"}`, `  floor      ${floor}`, `  shares     ${shares}`];
 }

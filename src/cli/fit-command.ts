@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { DEFAULT_MIN_ROUTED } from "../fit/fit-fusion.js";
+import { DEFAULT_MIN_ROUTED } from "../fit/fit-params.js";
 import type { FitIndexReport } from "../fit/fit-index.js";
 import { dbOption } from "./db-option.js";
 import { parseFraction } from "./number-arguments.js";
@@ -19,7 +19,7 @@ interface FitOptions {
 export function fitCommand(): Command {
   return addSplitOptions(
     new Command("fit")
-      .description("learn the fusion weights, in-scope threshold, margin and per-skill thresholds from labelled cases, and store them in the index")
+      .description("learn the ranking weights, in-scope model and threshold, margin and per-skill thresholds from labelled cases, and store them in the index")
       .argument("<eval-set>", "labelled cases in the eval-set format (cases with expected skill names or null)")
       .addOption(dbOption()),
   )

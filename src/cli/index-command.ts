@@ -4,7 +4,7 @@ import type { EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import type { ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
 import type { SkillProblem } from "../skills/types.js";
 import { dbOption } from "./db-option.js";
-import { heldOutEvidence } from "./held-out-evidence.js";
+import { shareScaleBasis } from "./share-scale-basis.js";
 import { EXIT } from "./exit-codes.js";
 import { addLlmOptions, llmSettings, type LlmOptionValues } from "./llm-options.js";
 import { indexProgress } from "./index-progress.js";
@@ -106,7 +106,7 @@ function calibrationLines({ floor, absentRouted, everydayRouted }: EvidenceCalib
 function shareScaleLine(measure: ShareScaleMeasure): string {
   const verdict =
     measure.scale < 1 ? `confidences flattened (scale ${measure.scale.toFixed(2)}): this index's skills are harder to tell apart than the defaults assume` : "confidences as the defaults give them";
-  return `  shares     ${heldOutEvidence(measure)}; ${verdict}`;
+  return `  shares     ${shareScaleBasis(measure)}; ${verdict}`;
 }
 
 function problemLines(problems: SkillProblem[]): string[] {

@@ -1,3 +1,3 @@
-// skill-router/fit: learn an index's fusion weights, thresholds and abstain examples from labelled cases (`router fit`).
+// skill-router/fit: learn an index's ranking weights, thresholds and abstain examples from labelled cases (`router fit`).
 export { fitIndex } from "../fit/fit-index.js";
 export type { FitIndexOptions, FitIndexReport } from "../fit/fit-index.js";

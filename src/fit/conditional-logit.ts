@@ -1,5 +1,5 @@
 import { Matrix, solve } from "ml-matrix";
-import { shares } from "../route/fusion.js";
+import { shares } from "../route/routing-params.js";
 
 /** One query's candidates (feature rows) and which of them is the right one. */
 export interface ChoiceGroup {

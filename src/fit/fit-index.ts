@@ -4,12 +4,12 @@ import { computeMetrics, type EvalMetrics } from "../eval/metrics.js";
 import { runCases } from "../eval/run-cases.js";
 import { replaceAbstainExamples } from "../store/abstain-examples.js";
 import { openIndexForWrite } from "../store/database.js";
-import { DEFAULT_FUSION, writeFusionParams } from "../route/fusion-params.js";
-import type { FusionParams } from "../route/fusion.js";
+import { DEFAULT_PARAMS, writeFittedParams } from "../route/index-params.js";
+import type { RoutingParams } from "../route/routing-params.js";
 import type { QueryEncoder } from "../models/query-encoder.js";
 import { createRouter } from "../route/router.js";
 import { requireKnownSkills } from "../route/known-skills.js";
-import { collectSamples, fitFusion } from "./fit-fusion.js";
+import { collectSamples, fitParams } from "./fit-params.js";
 
 export interface FitIndexOptions {
   db: string;
@@ -23,17 +23,17 @@ export interface FitIndexOptions {
 }
 
 export interface FitIndexReport {
-  params: FusionParams;
+  params: RoutingParams;
   abstainExamples: number;
   training: { cases: number; routed: number; abstained: number; correct: number };
   heldOut: EvalMetrics | null;
 }
 
-/** Fits the fusion on labelled cases, stores it (and the abstain examples) in the index, scores the held-out cases. */
+/** Fits the routing parameters on labelled cases, stores it (and the abstain examples) in the index, scores the held-out cases. */
 export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport> {
   if (options.train.length === 0) throw createError("INVALID_ARGUMENT", "No training cases to fit on");
-  const router = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), fusion: DEFAULT_FUSION });
-  let fitted: ReturnType<typeof fitFusion>;
+  const router = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), params: DEFAULT_PARAMS });
+  let fitted: ReturnType<typeof fitParams>;
   let embedder: string | null;
   try {
     const known = new Set(router.skills().map((skill) => skill.name));
@@ -43,7 +43,7 @@ export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport
     );
     embedder = router.status().embedder;
     const samples = await collectSamples(router, options.train, (done, total) => options.onProgress?.("collect", done, total));
-    fitted = fitFusion(samples, { origin: options.origin, embedder, fallback: DEFAULT_FUSION, ...(options.minRouted !== undefined ? { minRouted: options.minRouted } : {}) });
+    fitted = fitParams(samples, { origin: options.origin, embedder, fallback: DEFAULT_PARAMS, ...(options.minRouted !== undefined ? { minRouted: options.minRouted } : {}) });
   } finally {
     await router.close();
   }
@@ -51,7 +51,7 @@ export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport
   const db = openIndexForWrite(options.db);
   try {
     db.transaction(() => {
-      writeFusionParams(db, fitted.params);
+      writeFittedParams(db, fitted.params);
       replaceAbstainExamples(db, embedder ?? "", fitted.abstainExamples);
     })();
   } finally {

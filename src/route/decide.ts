@@ -1,5 +1,5 @@
 import type { EvidenceFloor } from "../store/evidence-floor.js";
-import type { FusionParams } from "./fusion.js";
+import type { RoutingParams } from "./routing-params.js";
 import type { Evidence } from "./signals.js";
 import type { Decision, NoneReason } from "../contract/route.js";
 
@@ -18,7 +18,7 @@ export interface RankedCandidate {
 }
 
 /** The learned parts of the rule: what `router fit` chooses and every request applies. */
-export type DecisionParams = Pick<FusionParams, "threshold" | "heuristicThreshold" | "minMargin" | "skillThresholds" | "evidenceFloor">;
+export type DecisionParams = Pick<RoutingParams, "threshold" | "heuristicThreshold" | "minMargin" | "skillThresholds" | "evidenceFloor">;
 
 export interface DecisionRule {
   /** Overrides every learned threshold. */

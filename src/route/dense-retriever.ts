@@ -1,4 +1,4 @@
-import { CodeDistances } from "../models/code-distances.js";
+import { HammingDistances } from "../models/hamming-distances.js";
 import type { RouteQuery } from "./query.js";
 import type { Candidate, RetrievalSources, Retriever } from "./retriever.js";
 import { signCodes } from "../models/sign-codes.js";
@@ -18,7 +18,7 @@ const RESCORE_MIN = 200;
 export function denseRetriever({ model }: RetrievalSources): Retriever {
   const { centroids, dimension } = model;
   const count = model.skills.length;
-  const codes = count > EXACT_SCAN_LIMIT ? new CodeDistances(model.centroidCodes, count, Math.ceil(dimension / 32)) : undefined;
+  const codes = count > EXACT_SCAN_LIMIT ? new HammingDistances(model.centroidCodes, count, Math.ceil(dimension / 32)) : undefined;
   // A small index scans every centroid exactly, into one array reused by every query.
   const scores = codes ? undefined : new Float32Array(count);
   return {
@@ -43,7 +43,7 @@ export function denseRetriever({ model }: RetrievalSources): Retriever {
 }
 
 /** The `size` allowed rows whose codes differ from the query's in the fewest bits (a counting selection). */
-function nearestByCode(codes: CodeDistances, query: Uint32Array, bits: number, size: number, allowed?: (skill: number) => boolean): number[] {
+function nearestByCode(codes: HammingDistances, query: Uint32Array, bits: number, size: number, allowed?: (skill: number) => boolean): number[] {
   const distances = codes.distances(query);
   const histogram = new Uint32Array(bits + 1);
   for (let row = 0; row < distances.length; row++) {

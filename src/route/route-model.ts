@@ -7,8 +7,8 @@ import { readMeta } from "../store/index-meta.js";
 import { emptyLexicalTables, lexicalData, type LexicalTables } from "../store/lexical-data.js";
 import type { SkillKind } from "../store/records.js";
 import { skillTextStrings, skillVectorReader } from "../store/vectors.js";
-import { loadPacer } from "./load-pacer.js";
-import { vectorCache, type SkillText, type SkillTexts, type VectorSource } from "./vector-cache.js";
+import { yieldToRequests } from "./yield-to-requests.js";
+import { vectorCache, type TextSlot, type SkillTextSlots, type VectorSource } from "./vector-cache.js";
 
 /** One routable skill as held in memory: what every candidate needs, nothing that grows with its texts. */
 export interface SkillEntry {
@@ -21,7 +21,10 @@ export interface SkillEntry {
   heuristicManifest: boolean;
 }
 
-/** Everything the query path reads of one index version; never mutated after loading. */
+/**
+ * Everything the query path reads of one index version. Its skills and routing data are fixed once loaded; its vector
+ * and text-string caches fill and evict as queries read them, and `compareWith` sets the query in a shared slot.
+ */
 export interface RouteModel {
   indexVersion: number;
   embedder: string | null;
@@ -30,18 +33,18 @@ export interface RouteModel {
   byName: Map<string, number>;
   /** One unit vector per skill (mean of its queries and description), skill i's in slot i + 1: dense search and the q2c signal compare the query with these. */
   centroids: VectorSlots;
-  /** The centroids' sign-bit codes (route/sign-codes.ts): dense search over a large index compares these first. */
+  /** The centroids' sign-bit codes (models/sign-codes.ts): dense search over a large index compares these first. */
   centroidCodes: Uint32Array;
   /** BM25F postings and the keyword index, as `router index` wrote them. */
   lexical: LexicalTables;
   /** Embedded texts in the index. */
   textCount: number;
   /** The embedded texts of these skills, read from the index (recently read ones from a bounded cache). */
-  texts(skills: number[]): SkillTexts[];
-  /** The string of a skill's text at `position` (SkillText.position), read from the index when first asked for. */
+  texts(skills: number[]): SkillTextSlots[];
+  /** The string of a skill's text at `position` (TextSlot.position), read from the index when first asked for. */
   textString(skill: number, position: number): string;
   /** Similarity of `query` (a unit vector) to texts of this model; valid until it is called again. */
-  compareWith(query: Float32Array): (text: SkillText) => number;
+  compareWith(query: Float32Array): (text: TextSlot) => number;
   /** Requests no skill should answer (learned by `router fit`). */
   abstain: AbstainExamples;
 }
@@ -55,7 +58,7 @@ const CENTROIDS_PER_SLICE = 1_000;
 const TEXT_STRING_SKILLS = 1_000;
 
 /** Loads one index version (call inside its read transaction): skill metadata and the routing data written with it. */
-export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<void> | undefined = loadPacer(), vectorCacheBytes = VECTOR_CACHE_BYTES): Promise<RouteModel> {
+export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<void> | undefined = yieldToRequests(), vectorCacheBytes = VECTOR_CACHE_BYTES): Promise<RouteModel> {
   const meta = readMeta(db);
   const skills: SkillEntry[] = [];
   const byName = new Map<string, number>();

@@ -11,7 +11,7 @@ import { gatherCandidates } from "./candidates.js";
 import { decide, rankedCandidate, type DecisionOutcome } from "./decide.js";
 import { denseRetriever } from "./dense-retriever.js";
 import { explainCandidate, round } from "./explain.js";
-import type { FusionParams } from "./fusion.js";
+import type { RoutingParams } from "./routing-params.js";
 import { keywordRetriever } from "./keyword-retriever.js";
 import { requireKnownSkills } from "./known-skills.js";
 import { checkRequest, prepareQuery, type RouteQuery } from "./query.js";
@@ -31,7 +31,7 @@ export interface RouterOptions {
   /** Embeds queries; by default one matching the index's embedder is made (in a worker thread). */
   queryEncoder?: QueryEncoder;
   /** Fusion parameters to use instead of the index's fitted (or the default) ones. */
-  fusion?: FusionParams;
+  params?: RoutingParams;
   /** How candidates are found, in this order (default: dense, BM25, keywords); every candidate is then measured alike. */
   retrievers?: RetrieverFactory[];
   /** Candidates each retriever contributes before exact scoring. */
@@ -92,7 +92,7 @@ export const DEFAULT_CANDIDATES = 20;
 export const DEFAULT_RETRIEVERS: RetrieverFactory[] = [denseRetriever, bm25Retriever, keywordRetriever];
 
 export async function createRouter(options: RouterOptions): Promise<Router> {
-  const holder = await holdSnapshot(options.db, { retrievers: options.retrievers ?? DEFAULT_RETRIEVERS, ...(options.fusion ? { fusion: options.fusion } : {}) });
+  const holder = await holdSnapshot(options.db, { retrievers: options.retrievers ?? DEFAULT_RETRIEVERS, ...(options.params ? { params: options.params } : {}) });
   let encoder: QueryEncoder;
   try {
     encoder = options.queryEncoder ?? (await createQueryEncoder({ indexEmbedder: holder.current().model.embedder }));
@@ -128,7 +128,7 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
     },
     refresh: () => holder.refresh((next) => checkEmbedder(next.model, encoder)),
     status: () => {
-      const { model, fusion } = holder.current();
+      const { model, params } = holder.current();
       return {
         indexVersion: model.indexVersion,
         skills: model.skills.length,
@@ -136,7 +136,7 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
         embedder: model.embedder,
         reranker: tieBreak.reranker?.id ?? null,
         rerankerUnavailable: tieBreak.unavailable,
-        fusion: fusion.origin,
+        fusion: params.origin,
       };
     },
     async close() {
@@ -166,9 +166,9 @@ function checkEmbedder(model: RouteModel, encoder: QueryEncoder): void {
 
 /** The pipeline: prepare the query, gather candidates, score them, break ties, decide, explain. */
 async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: Reranker | null, perRetriever: number, text: string, options: RouteOptions): Promise<RouteResult> {
-  const { model, fusion } = snapshot;
+  const { model, params } = snapshot;
   const k = options.k ?? DEFAULT_K;
-  const base = { min_margin: fusion.minMargin, index_version: model.indexVersion, embedder: model.embedder, reranker: reranker?.id ?? null };
+  const base = { min_margin: params.minMargin, index_version: model.indexVersion, embedder: model.embedder, reranker: reranker?.id ?? null };
   checkRequest(text, options);
   if (model.skills.length === 0) {
     const warnings = ["the index has no skills: run `router index <path>`"];
@@ -179,7 +179,7 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
       skills: [],
       reason: "empty_index",
       in_scope: 0,
-      threshold: options.threshold ?? fusion.threshold,
+      threshold: options.threshold ?? params.threshold,
       evidence_floor: null,
       invoked: null,
       warnings,
@@ -245,13 +245,13 @@ export function scoreRoute(snapshot: Snapshot, query: RouteQuery, perRetriever: 
 
 /** Inject or none for a scored query, by the snapshot's parameters and the request's options. */
 export function decideRoute(snapshot: Snapshot, query: RouteQuery, scored: ScoredRoute, options: RouteOptions): DecisionOutcome {
-  const { model, fusion } = snapshot;
+  const { model, params } = snapshot;
   const { scoring, invoked, retrievedWhole } = scored;
   if (invoked !== undefined) scoring.ranked = calledFirst(scoring.ranked, invoked);
   return decide(
     scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence, retrievedWhole(item.evidence.skill))),
     scoring.inScope,
-    fusion,
+    params,
     {
       k: options.k ?? DEFAULT_K,
       restricted: options.skills !== undefined,

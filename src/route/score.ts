@@ -1,4 +1,4 @@
-import { featureRows, rankingLogit, scopeProbability, scopeRow, shares, type FusionParams } from "./fusion.js";
+import { featureRows, rankingLogit, scopeProbability, scopeRow, shares, type RoutingParams } from "./routing-params.js";
 import type { RouteQuery } from "./query.js";
 import { abstainSimilarity, measureEvidence, type Evidence } from "./signals.js";
 import type { Snapshot } from "./snapshot.js";
@@ -27,23 +27,23 @@ export interface Scoring {
 const TYPICAL_WRONG_SIMILARITY = 0.65;
 
 /** The similarity assumed where a query and a skill cannot be compared densely: a typical wrong skill's on this index. */
-export function typicalSimilarity(params: FusionParams): number {
+export function typicalSimilarity(params: RoutingParams): number {
   return params.evidenceFloor?.q2qMax ?? TYPICAL_WRONG_SIMILARITY;
 }
 
 /** The candidates measured exactly and scored: the core of a route. */
 export function scoreQuery(snapshot: Snapshot, query: RouteQuery, candidates: number[], eligible?: (skill: number) => boolean): Scoring {
-  const { model, fusion } = snapshot;
-  const evidence = measureEvidence(model, snapshot.lexical, query, candidates, typicalSimilarity(fusion));
+  const { model, params } = snapshot;
+  const evidence = measureEvidence(model, snapshot.lexical, query, candidates, typicalSimilarity(params));
   const abstainSim = query.readable ? abstainSimilarity(model.abstain, query.vector) : 0;
-  return scoreCandidates(fusion, evidence, featureRows(evidence), abstainSim, eligible);
+  return scoreCandidates(params, evidence, featureRows(evidence), abstainSim, eligible);
 }
 
 /**
  * Ranks candidates by the ranking model and puts a calibrated confidence on each. With `eligible`, only those may be
  * chosen; the others are context: their evidence shapes the features and the runner-up the in-scope model reads.
  */
-export function scoreCandidates(params: FusionParams, evidence: Evidence[], rows: number[][], abstainSim: number, eligible?: (skill: number) => boolean): Scoring {
+export function scoreCandidates(params: RoutingParams, evidence: Evidence[], rows: number[][], abstainSim: number, eligible?: (skill: number) => boolean): Scoring {
   const logits = rows.map((row) => rankingLogit(params, row));
   const order = logits.map((_, index) => index).sort((a, b) => logits[b]! - logits[a]! || evidence[a]!.skill - evidence[b]!.skill);
   const chosen: number[] = [];

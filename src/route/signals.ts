@@ -5,7 +5,7 @@ import type { LexicalIndex } from "./lexical-index.js";
 import type { RouteQuery } from "./query.js";
 import type { RouteModel } from "./route-model.js";
 import { largestValues } from "./top-k.js";
-import type { SkillText } from "./vector-cache.js";
+import type { TextSlot } from "./vector-cache.js";
 import type { Signals } from "../contract/route.js";
 
 // Raw BM25 is unbounded; x / (x + BM25_HALF) maps it into [0, 1) with 0.5 at a typical strong match.
@@ -60,7 +60,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
     const nearest = largestValues(querySims, KNN_DEPTH);
     const top = nearest.slice(0, TOP_K);
     const q2qMax = top[0] ?? 0;
-    let negativeBest: SkillText | undefined;
+    let negativeBest: TextSlot | undefined;
     let negativeSim = -Infinity;
     for (const negative of own?.negatives ?? []) {
       const value = similarity(negative);

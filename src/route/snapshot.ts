@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
 import { asIndexError, openIndexForRead, type IndexDatabase } from "../store/database.js";
-import { fusionFor } from "./fusion-params.js";
-import type { FusionParams } from "./fusion.js";
+import { paramsFor } from "./index-params.js";
+import type { RoutingParams } from "./routing-params.js";
 import { lexicalIndex, type LexicalIndex } from "./lexical-index.js";
 import type { Retriever, RetrieverFactory } from "./retriever.js";
-import { loadPacer } from "./load-pacer.js";
+import { yieldToRequests } from "./yield-to-requests.js";
 import { loadRouteModel, type RouteModel } from "./route-model.js";
 
 /** Everything derived from one index version, swapped as a whole so a request never sees two versions. */
@@ -12,7 +12,7 @@ export interface Snapshot {
   model: RouteModel;
   lexical: LexicalIndex;
   retrievers: Retriever[];
-  fusion: FusionParams;
+  params: RoutingParams;
   /** Held in one read transaction: bodies and listings come from the same version as the model, even after `router index` commits. */
   db: IndexDatabase;
 }
@@ -20,7 +20,7 @@ export interface Snapshot {
 export interface SnapshotOptions {
   retrievers: RetrieverFactory[];
   /** Fusion parameters to use instead of the index's fitted (or the default) ones. */
-  fusion?: FusionParams;
+  params?: RoutingParams;
 }
 
 /** The current snapshot of an index file, replaced when another process commits a new version. */
@@ -115,7 +115,7 @@ async function load(file: string, options: SnapshotOptions, unchangedFrom: strin
  * yields to the event loop as it goes.
  */
 export async function snapshotOf(db: IndexDatabase, options: SnapshotOptions): Promise<Snapshot> {
-  const pause = loadPacer();
+  const pause = yieldToRequests();
   const model = await loadRouteModel(db, pause);
   // Building the lexical index and each retriever takes milliseconds at scale: the event loop gets a turn between them.
   await pause();
@@ -125,7 +125,7 @@ export async function snapshotOf(db: IndexDatabase, options: SnapshotOptions): P
     await pause();
     retrievers.push(create({ model, lexical }));
   }
-  return { model, lexical, retrievers, fusion: options.fusion ?? fusionFor(db, model.embedder), db };
+  return { model, lexical, retrievers, params: options.params ?? paramsFor(db, model.embedder), db };
 }
 
 function retire(held: Held): void {

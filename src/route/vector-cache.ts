@@ -2,17 +2,17 @@ import type { VectorSlots } from "../models/vector-slots.js";
 import { RecencyList } from "./recency-list.js";
 
 /** One embedded text of a skill as the query path holds it: its vector is in a slot of the model's vector slots. */
-export interface SkillText {
+export interface TextSlot {
   slot: number;
   /** Its place among the skill's texts as written (0 is the description): the string is read only to show it. */
   position: number;
 }
 
 /** A skill's texts grouped by kind, each group in the order it was written. */
-export interface SkillTexts {
-  description: SkillText | undefined;
-  queries: SkillText[];
-  negatives: SkillText[];
+export interface SkillTextSlots {
+  description: TextSlot | undefined;
+  queries: TextSlot[];
+  negatives: TextSlot[];
 }
 
 /** Reads skills' vectors from the index: each skill's texts' vectors end to end (description, queries, negatives). */
@@ -23,8 +23,8 @@ export type VectorSource = (skills: number[]) => Float32Array[];
  * `capacity` slots are used. The skills of one call are never evicted during it: a call that needs more slots than
  * the capacity grows the memory instead. `queryCounts` tells each skill's queries from its negatives.
  */
-export function vectorCache(slots: VectorSlots, capacity: number, source: VectorSource, queryCounts: Uint32Array, skillCount: number): (skills: number[]) => SkillTexts[] {
-  const cached: (SkillTexts | undefined)[] = new Array(skillCount);
+export function vectorCache(slots: VectorSlots, capacity: number, source: VectorSource, queryCounts: Uint32Array, skillCount: number): (skills: number[]) => SkillTextSlots[] {
+  const cached: (SkillTextSlots | undefined)[] = new Array(skillCount);
   const recency = new RecencyList(skillCount);
   const free: number[] = [];
   let used = 0;
@@ -57,7 +57,7 @@ export function vectorCache(slots: VectorSlots, capacity: number, source: Vector
       return entry;
     });
     const missing = skills.filter((_, at) => found[at] === undefined);
-    if (missing.length === 0) return found as SkillTexts[];
+    if (missing.length === 0) return found as SkillTextSlots[];
     const vectors = source(missing);
     const read = new Map(missing.map((skill, at) => [skill, vectors[at]!] as const));
     const { dimension } = slots;
@@ -65,7 +65,7 @@ export function vectorCache(slots: VectorSlots, capacity: number, source: Vector
       const hit = found[at];
       if (hit) return hit;
       const own = read.get(skill)!;
-      const entry: SkillTexts = { description: undefined, queries: [], negatives: [] };
+      const entry: SkillTextSlots = { description: undefined, queries: [], negatives: [] };
       for (let position = 0; position < own.length / dimension; position++) {
         const text = { slot: allocate(inUse), position };
         slots.write(text.slot, own.subarray(position * dimension, (position + 1) * dimension));
@@ -80,6 +80,6 @@ export function vectorCache(slots: VectorSlots, capacity: number, source: Vector
   };
 }
 
-function slotsOf(entry: SkillTexts): number[] {
+function slotsOf(entry: SkillTextSlots): number[] {
   return [...(entry.description ? [entry.description] : []), ...entry.queries, ...entry.negatives].map((text) => text.slot);
 }

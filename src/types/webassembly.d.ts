@@ -1,5 +1,5 @@
 // The part of the WebAssembly JS API that the routing kernel uses (src/models/routing-kernel.ts, vector-slots.ts,
-// code-distances.ts): Node has it, but its types come with the DOM library, which this Node-only project does not load.
+// hamming-distances.ts): Node has it, but its types come with the DOM library, which this Node-only project does not load.
 declare namespace WebAssembly {
   class Module {
     constructor(bytes: Uint8Array);

@@ -5,7 +5,7 @@ import { measureShareScale } from "../../src/calibrate/measure-share-scale.js";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { createEmbedder } from "../../src/models/create-embedder.js";
 import { queryEncoderOver } from "../../src/models/query-encoder.js";
-import { DEFAULT_FUSION, fusionFor } from "../../src/route/fusion-params.js";
+import { DEFAULT_PARAMS, paramsFor } from "../../src/route/index-params.js";
 import { shareScaleRecord } from "../../src/store/share-scale.js";
 import { createRouter } from "../../src/route/router.js";
 import { openIndexForRead, openIndexForWrite, type IndexDatabase } from "../../src/store/database.js";
@@ -66,7 +66,7 @@ describe("the share scale router index measures on requests held out of their sk
     expect(scale).toBeLessThanOrEqual(1);
     const index = openIndexForRead(db);
     expect(shareScaleRecord.read(index)).toEqual({ scale, samples, rankedFirst, indexVersion: summary.indexVersion });
-    expect(fusionFor(index, summary.embedder ?? null).shareScale).toBe(scale);
+    expect(paramsFor(index, summary.embedder ?? null).shareScale).toBe(scale);
     index.close();
   });
 
@@ -79,7 +79,7 @@ describe("the share scale router index measures on requests held out of their sk
     const embedder = await createEmbedder();
     try {
       const before = indexContents(writer);
-      const measured = await measureShareScale(writer, queryEncoderOver(embedder, 100), DEFAULT_FUSION);
+      const measured = await measureShareScale(writer, queryEncoderOver(embedder, 100), DEFAULT_PARAMS);
       expect(measured!.rankedFirst).toBeLessThan(0.2);
       // Shares that put the wrong skill first are most likely when flattest.
       expect(measured!.scale).toBe(0.3);
@@ -95,11 +95,11 @@ describe("the share scale router index measures on requests held out of their sk
     const db = path.join(dir, "router.db");
     await runIndex({ paths: [writeSet(dir, (index) => DOMAINS[index]![2][1]!)], db });
     const query = "is it going to rain in Porto this afternoon";
-    const shareWith = async (scale: number, fusion?: typeof DEFAULT_FUSION) => {
+    const shareWith = async (scale: number, params?: typeof DEFAULT_PARAMS) => {
       const writer = openIndexForWrite(db);
       shareScaleRecord.write(writer, { scale, samples: 24, rankedFirst: 1, indexVersion: 1 });
       writer.close();
-      const router = await createRouter({ db, ...(fusion ? { fusion } : {}) });
+      const router = await createRouter({ db, ...(params ? { params } : {}) });
       try {
         const [best] = (await router.route(query)).skills;
         expect(best!.name).toBe("weather-forecast");
@@ -110,6 +110,6 @@ describe("the share scale router index measures on requests held out of their sk
     };
     expect(await shareWith(0.5)).toBeLessThan(await shareWith(1));
     // Parameters given explicitly (as `router fit` stores them) keep their own shares.
-    expect(await shareWith(0.5, DEFAULT_FUSION)).toBe(await shareWith(1, DEFAULT_FUSION));
+    expect(await shareWith(0.5, DEFAULT_PARAMS)).toBe(await shareWith(1, DEFAULT_PARAMS));
   });
 });

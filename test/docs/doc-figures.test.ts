@@ -34,7 +34,7 @@ import { headingAnchors, read, USER_DOCS } from "./markdown.js";
 
 const KiB = 1024;
 const MiB = 1024 * 1024;
-const fusion = JSON.parse(readFileSync("src/route/default-fusion.json", "utf8")) as { threshold: number; minMargin: number; heuristicThreshold: number };
+const defaults = JSON.parse(readFileSync("src/route/default-params.json", "utf8")) as { threshold: number; minMargin: number; heuristicThreshold: number };
 
 /** A constant the code does not export, read from its source file: `const NAME = 1_000;`. */
 function sourceConstant(file: string, name: string): number {
@@ -59,7 +59,7 @@ function sourceField(file: string, name: string, field: string): number {
 }
 
 const CANDIDATES = sourceConstant("src/route/router.ts", "DEFAULT_CANDIDATES");
-const weight = (field: string) => sourceField("src/route/lexical-tables.ts", "FIELD_WEIGHTS", field);
+const weight = (field: string) => sourceField("src/indexer/lexical-tables.ts", "FIELD_WEIGHTS", field);
 
 /** What the example skills route and measure to now; filled in beforeAll. */
 const live = {
@@ -99,10 +99,10 @@ const CLAIMS: Claim[] = [
     pattern: /up to (\d+) earlier messages of `context` are blended in with a weight of\s+([\d.]+)/g,
     values: () => [MAX_CONTEXT_MESSAGES, sourceConstant("src/route/query.ts", "CONTEXT_WEIGHT")],
   },
-  // The decision (src/route/default-fusion.json) and the tie-break (src/route/tie-break.ts).
-  { file: "README.md", pattern: /threshold \(([\d.]+) by default\)/g, values: () => [fusion.threshold] },
-  { file: "docs/routing.md", pattern: /The default threshold is ([\d.]+) with a margin of ([\d.]+)/g, values: () => [fusion.threshold, fusion.minMargin] },
-  { file: "docs/routing.md", pattern: /threshold of their\s+own, ([\d.]+) by default/g, values: () => [fusion.heuristicThreshold] },
+  // The decision (src/route/default-params.json) and the tie-break (src/route/tie-break.ts).
+  { file: "README.md", pattern: /threshold \(([\d.]+) by default\)/g, values: () => [defaults.threshold] },
+  { file: "docs/routing.md", pattern: /The default threshold is ([\d.]+) with a margin of ([\d.]+)/g, values: () => [defaults.threshold, defaults.minMargin] },
+  { file: "docs/routing.md", pattern: /threshold of their\s+own, ([\d.]+) by default/g, values: () => [defaults.heuristicThreshold] },
   {
     file: "docs/routing.md",
     pattern: /within ([\d.]+) of the best \(at most (\d+)\)/g,
@@ -127,7 +127,7 @@ const CLAIMS: Claim[] = [
       weight("phrases"),
       weight("queries"),
       weight("description"),
-      sourceConstant("src/route/build-routing-data.ts", "BODY_START_CHARS"),
+      sourceConstant("src/indexer/build-routing-data.ts", "BODY_START_CHARS"),
       weight("body"),
     ],
   },
@@ -141,7 +141,7 @@ const CLAIMS: Claim[] = [
   { file: "docs/routing.md", pattern: /the share of (\d+) everyday chat requests/g, values: () => [EVERYDAY_REQUESTS.length] },
   { file: "docs/routing.md", pattern: /An index of fewer than (\d+)\s+skills is not measured/g, values: () => [MIN_CALIBRATION_SKILLS] },
   { file: "docs/models.md", pattern: /keeping recently read skills in a (\d+) MB cache/g, values: () => [sourceMegabytes("src/route/route-model.ts", "VECTOR_CACHE_BYTES")] },
-  { file: "docs/operations.md", pattern: /hand the event loop back every (\d+) ms/g, values: () => [sourceConstant("src/route/load-pacer.ts", "SLICE_MS")] },
+  { file: "docs/operations.md", pattern: /hand the event loop back every (\d+) ms/g, values: () => [sourceConstant("src/route/yield-to-requests.ts", "SLICE_MS")] },
   { file: "docs/operations.md", pattern: /answers of up to (\d+) MB per index version/g, values: () => [sourceMegabytes("src/route/result-cache.ts", "RESULT_CACHE_BYTES")] },
   { file: "docs/models.md", pattern: /LRU cache of ([\d,]+) query\s+vectors/g, values: () => [sourceConstant("src/models/query-encoder.ts", "DEFAULT_CACHE_SIZE")] },
   { file: "docs/operations.md", pattern: /LRU cache of ([\d,]+) query\s+vectors/g, values: () => [sourceConstant("src/models/query-encoder.ts", "DEFAULT_CACHE_SIZE")] },

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileRoutingKernel, kernelModuleText } from "../../scripts/build-routing-kernel.js";
 import { dotRow } from "../../src/models/vector-math.js";
-import { CodeDistances } from "../../src/models/code-distances.js";
+import { HammingDistances } from "../../src/models/hamming-distances.js";
 import { VectorSlots } from "../../src/models/vector-slots.js";
 
 const vector = (dimension: number, seed: number) => Float32Array.from({ length: dimension }, (_, at) => Math.sin(seed * 13 + at * 7));
@@ -50,7 +50,7 @@ describe("the routing kernel", () => {
       const codes = Uint32Array.from({ length: rows * words }, (_, at) => Math.imul(at + 1, 2_654_435_761) >>> 0);
       const query = Uint32Array.from({ length: words }, (_, at) => Math.imul(at + 7, 40_503) >>> 0);
       const expected = Array.from({ length: rows }, (_, row) => Array.from(query, (word, at) => bitsSet((codes[row * words + at]! ^ word) >>> 0)).reduce((sum, bits) => sum + bits, 0));
-      expect([...new CodeDistances(codes, rows, words).distances(query)]).toEqual(expected);
+      expect([...new HammingDistances(codes, rows, words).distances(query)]).toEqual(expected);
     }
   });
 

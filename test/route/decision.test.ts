@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { decide } from "../../src/route/decide.js";
-import { DEFAULT_FUSION } from "../../src/route/fusion-params.js";
-import type { FusionParams } from "../../src/route/fusion.js";
+import { DEFAULT_PARAMS } from "../../src/route/index-params.js";
+import type { RoutingParams } from "../../src/route/routing-params.js";
 
-const params: FusionParams = { ...DEFAULT_FUSION, threshold: 0.6, heuristicThreshold: 0.3, minMargin: 0.1, skillThresholds: { picky: 0.9 } };
+const params: RoutingParams = { ...DEFAULT_PARAMS, threshold: 0.6, heuristicThreshold: 0.3, minMargin: 0.1, skillThresholds: { picky: 0.9 } };
 const evidence = { bm25: 0.7, lexicalHit: true, q2qMax: 0.8, retrieved: true };
 const ranked = (...pairs: [string, number][]) => pairs.map(([name, confidence]) => ({ name, confidence, heuristicManifest: false, ...evidence }));
 const floor = { bm25: 0.5, q2qMax: 0.6, samples: 100, indexVersion: 1 };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fitConditionalLogit, rescaleToFit } from "../../src/fit/conditional-logit.js";
-import { collectSamples, fitFusion } from "../../src/fit/fit-fusion.js";
+import { collectSamples, fitParams } from "../../src/fit/fit-params.js";
 import { fitIndex } from "../../src/fit/fit-index.js";
-import { DEFAULT_FUSION } from "../../src/route/fusion-params.js";
+import { DEFAULT_PARAMS } from "../../src/route/index-params.js";
 import { fitLogistic } from "../../src/fit/logistic-regression.js";
 import { createRouter } from "../../src/route/router.js";
 import { splitCases } from "../../src/eval/split.js";
@@ -122,7 +122,7 @@ describe("fitIndex", () => {
     expect(restricted.choices).toBe(2);
     expect(restricted.names.slice(0, 2).sort()).toEqual(["k8s-debug", "sql-query-review"]);
     expect(restricted.names.length).toBeGreaterThan(2);
-    const { params } = fitFusion(samples, { origin: "t", embedder: "use-lite-512", fallback: DEFAULT_FUSION, minRouted: 0.8 });
+    const { params } = fitParams(samples, { origin: "t", embedder: "use-lite-512", fallback: DEFAULT_PARAMS, minRouted: 0.8 });
     expect(Object.values(params.ranking).every(Number.isFinite)).toBe(true);
     expect(Number.isFinite(params.scope.bias)).toBe(true);
   });
@@ -146,7 +146,7 @@ describe("fitIndex", () => {
     expect(restricted.retrieved[restricted.names.indexOf("k8s-debug")]).toBe(true);
     expect(samples.at(-1)!.retrieved.every(Boolean)).toBe(true);
     // Routing refuses the three allow-listed cases whatever the threshold, so fit cannot count them as routed.
-    const { training } = fitFusion(samples, { origin: "t", embedder: "use-lite-512", fallback: DEFAULT_FUSION, minRouted: 0.9 });
+    const { training } = fitParams(samples, { origin: "t", embedder: "use-lite-512", fallback: DEFAULT_PARAMS, minRouted: 0.9 });
     expect(training.routed).toBeLessThanOrEqual(0.5);
   });
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dotRow, normalise } from "../../src/models/vector-math.js";
 import { loadRouteModel, type RouteModel } from "../../src/route/route-model.js";
-import type { SkillText, SkillTexts } from "../../src/route/vector-cache.js";
+import type { TextSlot, SkillTextSlots } from "../../src/route/vector-cache.js";
 import { openIndexForRead, openIndexForWrite, type IndexDatabase } from "../../src/store/database.js";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { readMeta } from "../../src/store/index-meta.js";
@@ -109,7 +109,7 @@ describe("the route model's vector reader", () => {
     tight.texts(skills.slice(2, 4));
     const answered = tight.texts(skills);
     const [tightSimilarity, roomySimilarity] = [tight.compareWith(query), roomy.compareWith(query)];
-    const sims = (entries: SkillTexts[], similarity: (text: SkillText) => number) => entries.map((entry) => entry.queries.map((text) => [text.position, similarity(text)]));
+    const sims = (entries: SkillTextSlots[], similarity: (text: TextSlot) => number) => entries.map((entry) => entry.queries.map((text) => [text.position, similarity(text)]));
     expect(sims(answered, tightSimilarity)).toEqual(sims(roomy.texts(skills), roomySimilarity));
   });
 });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FUSION } from "../../src/route/fusion-params.js";
-import { FEATURES, featureRows, rankingLogit, SCOPE_FEATURES, type FusionParams } from "../../src/route/fusion.js";
+import { DEFAULT_PARAMS } from "../../src/route/index-params.js";
+import { FEATURES, featureRows, rankingLogit, SCOPE_FEATURES, type RoutingParams } from "../../src/route/routing-params.js";
 import { scoreCandidates } from "../../src/route/score.js";
 import type { Evidence } from "../../src/route/signals.js";
 
 const zeros = <T extends string>(names: readonly T[]) => Object.fromEntries(names.map((name) => [name, 0])) as Record<T, number>;
 // Ranking by q2q_max alone; the in-scope model reads only the logit gap to the runner-up.
-const params: FusionParams = {
-  ...DEFAULT_FUSION,
+const params: RoutingParams = {
+  ...DEFAULT_PARAMS,
   ranking: { ...zeros(FEATURES), q2q_max: 10 },
   scope: { weights: { ...zeros(SCOPE_FEATURES), logit_gap: 1 }, bias: 0 },
 };

@@ -1,6 +1,6 @@
 import type { AbstainExamples } from "../store/abstain-examples.js";
 import { decide, rankedCandidate, type DecisionParams, type RankedCandidate } from "../route/decide.js";
-import { FEATURES, SCOPE_FEATURES, type FusionParams } from "../route/fusion.js";
+import { FEATURES, SCOPE_FEATURES, type RoutingParams } from "../route/routing-params.js";
 import { routableQuery } from "../contract/limits.js";
 import type { Router, ScoredCandidates } from "../route/router.js";
 import { scoreCandidates, type Scoring } from "../route/score.js";
@@ -23,17 +23,17 @@ export interface FitOptions {
   origin: string;
   embedder: string | null;
   /** The in-scope model to keep when the cases have no null (or no in-scope) cases to learn it from. */
-  fallback: FusionParams;
+  fallback: RoutingParams;
   /** Share of in-scope cases that must still be routed; abstention is maximised under that constraint. */
   minRouted?: number;
   /** Learn the null cases as abstain examples, and per-skill thresholds (default). Off for parameters meant for other indexes. */
   indexSpecific?: boolean;
   /** Added to the learned ranking weights before the in-scope model is fitted on them (a prior for unseen collections). */
-  rankingPrior?: Partial<FusionParams["ranking"]>;
+  rankingPrior?: Partial<RoutingParams["ranking"]>;
 }
 
 export interface FitResult {
-  params: FusionParams;
+  params: RoutingParams;
   /** The null cases' queries, stored in the index so that similar requests are recognised at query time. */
   abstainExamples: { text: string; vector: Float32Array }[];
   /** Decision rates on the training cases at the chosen thresholds. */
@@ -59,11 +59,11 @@ export async function collectSamples(router: Router, cases: LabelledCase[], onPr
 }
 
 /**
- * Learns the fusion from labelled cases: a conditional logit that ranks the right skill first, the null
+ * Learns the routing parameters from labelled cases: a conditional logit that ranks the right skill first, the null
  * cases as abstain examples, a logistic in-scope model, then the in-scope threshold and margin that
  * abstain most while routing at least `minRouted` of in-scope cases, and per-skill thresholds where data allows.
  */
-export function fitFusion(samples: FitSample[], options: FitOptions): FitResult {
+export function fitParams(samples: FitSample[], options: FitOptions): FitResult {
   // A case whose skill is not among its choices teaches the ranking nothing.
   const groups = samples.flatMap((sample) => {
     const chosen = sample.expected === null ? -1 : sample.names.indexOf(sample.expected);
@@ -78,7 +78,7 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
         FEATURES.map((feature, index) => fitted[index]! + (prior[feature] ?? 0)),
       )
     : fitted;
-  const ranking = Object.fromEntries(FEATURES.map((feature, index) => [feature, weights[index]!])) as FusionParams["ranking"];
+  const ranking = Object.fromEntries(FEATURES.map((feature, index) => [feature, weights[index]!])) as RoutingParams["ranking"];
 
   const nulls = samples.filter((sample) => sample.expected === null);
   const indexSpecific = options.indexSpecific ?? true;
@@ -86,7 +86,7 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
   const abstain = packAbstainExamples(abstainExamples);
   // A training query must not find itself among the abstain examples: leave it out.
   const abstainSims = samples.map((sample) => (sample.readable ? abstainSimilarity(abstain, sample.vector, (row) => abstain.texts[row] === sample.query) : 0));
-  const draft: FusionParams = { ...options.fallback, ranking, embedder: options.embedder, origin: options.origin, skillThresholds: {} };
+  const draft: RoutingParams = { ...options.fallback, ranking, embedder: options.embedder, origin: options.origin, skillThresholds: {} };
   const hasBoth = nulls.length > 0 && nulls.length < samples.length;
   const scope = hasBoth
     ? fitLogistic(
@@ -95,10 +95,10 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
         samples.map((sample) => (sample.expected === null ? 0 : 1)),
       )
     : undefined;
-  const params: FusionParams = {
+  const params: RoutingParams = {
     ...draft,
     scope: scope
-      ? { weights: Object.fromEntries(SCOPE_FEATURES.map((feature, index) => [feature, scope.coefficients[index]!])) as FusionParams["scope"]["weights"], bias: scope.intercept }
+      ? { weights: Object.fromEntries(SCOPE_FEATURES.map((feature, index) => [feature, scope.coefficients[index]!])) as RoutingParams["scope"]["weights"], bias: scope.intercept }
       : { ...options.fallback.scope, weights: { ...options.fallback.scope.weights, abstain_sim: 0 } },
   };
 
@@ -113,7 +113,7 @@ export function fitFusion(samples: FitSample[], options: FitOptions): FitResult 
 }
 
 /** A sample scored as routing scores it: only its choices may be chosen, against the context of the rest. */
-function scoreSample(params: FusionParams, sample: FitSample, abstainSim: number): Scoring {
+function scoreSample(params: RoutingParams, sample: FitSample, abstainSim: number): Scoring {
   if (sample.choices === sample.evidence.length) return scoreCandidates(params, sample.evidence, sample.features, abstainSim);
   const eligible = new Set(sample.evidence.slice(0, sample.choices).map((evidence) => evidence.skill));
   return scoreCandidates(params, sample.evidence, sample.features, abstainSim, (skill) => eligible.has(skill));

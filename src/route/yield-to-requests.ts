@@ -2,7 +2,7 @@
 const SLICE_MS = 10;
 
 /** A function to await in long loops: it yields to the event loop once SLICE_MS have passed since the last yield, else returns at once. */
-export function loadPacer(sliceMs = SLICE_MS): () => Promise<void> | undefined {
+export function yieldToRequests(sliceMs = SLICE_MS): () => Promise<void> | undefined {
   let since = performance.now();
   return () => {
     if (performance.now() - since < sliceMs) return undefined;

@@ -4,7 +4,7 @@ import type { StoredManifest } from "../store/records.js";
 import { listSkills } from "../store/skill-rows.js";
 
 /** The synthetic request a label-free calibration routes for a skill. */
-export interface MiddleRequest {
+export interface ProbeRequest {
   skillId: string;
   skill: string;
   /** The middle one of the skill's manifest queries: not the name-like first. */
@@ -14,7 +14,7 @@ export interface MiddleRequest {
 }
 
 /** Each skill's middle request, in skill order (skills without queries have none). */
-export function middleRequests(db: IndexDatabase, manifests: Map<string, StoredManifest> = readManifests(db)): MiddleRequest[] {
+export function probeRequests(db: IndexDatabase, manifests: Map<string, StoredManifest> = readManifests(db)): ProbeRequest[] {
   return listSkills(db).flatMap((skill) => {
     const queries = manifests.get(skill.id)?.manifest.queries ?? [];
     const query = queries[Math.floor(queries.length / 2)];

@@ -1,9 +1,9 @@
 import type { IndexDatabase } from "../store/database.js";
 import { readMetaValue, writeMetaValue } from "../store/index-meta.js";
-import defaults from "./default-fusion.json" with { type: "json" };
+import defaults from "./default-params.json" with { type: "json" };
 import { evidenceFloorRecord } from "../store/evidence-floor.js";
 import { shareScaleRecord } from "../store/share-scale.js";
-import type { FusionParams } from "./fusion.js";
+import type { RoutingParams } from "./routing-params.js";
 
 const META_KEY = "fusion";
 
@@ -11,7 +11,7 @@ const META_KEY = "fusion";
  * Used until `router fit` stores parameters learned from the index's own labelled cases: fitted by
  * bench/fit-defaults.ts on the training halves of the labelled sets, with the offline embedder.
  */
-export const DEFAULT_FUSION = defaults as FusionParams;
+export const DEFAULT_PARAMS = defaults as RoutingParams;
 
 /**
  * The parameters for an index: what `router fit` stored, when fitted for the same embedder, else the defaults.
@@ -19,25 +19,25 @@ export const DEFAULT_FUSION = defaults as FusionParams;
  * thresholds and shares, learned from real labels, keep only the floor's no-evidence rule (no lexical hit and a weak
  * dense match), not the lexical floor.
  */
-export function fusionFor(db: IndexDatabase, embedder: string | null): FusionParams {
+export function paramsFor(db: IndexDatabase, embedder: string | null): RoutingParams {
   const stored = fittedParams(db, embedder);
   const floor = evidenceFloorRecord.read(db);
   if (stored) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0, bm25OtherScripts: 0 } } : stored;
   const shareScale = shareScaleRecord.read(db);
-  return { ...DEFAULT_FUSION, ...(floor ? { evidenceFloor: floor } : {}), ...(shareScale ? { shareScale: shareScale.scale } : {}) };
+  return { ...DEFAULT_PARAMS, ...(floor ? { evidenceFloor: floor } : {}), ...(shareScale ? { shareScale: shareScale.scale } : {}) };
 }
 
 /** What `router fit` stored for this embedder, if anything (parameters fitted for another one do not apply). */
-export function fittedParams(db: IndexDatabase, embedder: string | null): FusionParams | undefined {
-  const stored = readFusionParams(db);
+export function fittedParams(db: IndexDatabase, embedder: string | null): RoutingParams | undefined {
+  const stored = readFittedParams(db);
   return stored?.embedder === embedder ? stored : undefined;
 }
 
-function readFusionParams(db: IndexDatabase): FusionParams | undefined {
+function readFittedParams(db: IndexDatabase): RoutingParams | undefined {
   const value = readMetaValue(db, META_KEY);
-  return value === undefined ? undefined : (JSON.parse(value) as FusionParams);
+  return value === undefined ? undefined : (JSON.parse(value) as RoutingParams);
 }
 
-export function writeFusionParams(db: IndexDatabase, params: FusionParams): void {
+export function writeFittedParams(db: IndexDatabase, params: RoutingParams): void {
   writeMetaValue(db, META_KEY, JSON.stringify(params));
 }

@@ -4,7 +4,7 @@ import { instantiateKernel, PAGE_BYTES, type RoutingKernel } from "./routing-ker
  * Bit codes (rows of 32-bit words) copied into WebAssembly memory, whose Hamming distances to a query code are
  * counted 64 bits at a time (routing-kernel.wat): the dense coarse stage over every skill of a large index.
  */
-export class CodeDistances {
+export class HammingDistances {
   private readonly kernel: RoutingKernel;
   private readonly rows: number;
   /** 32-bit words of a code as given, and 64-bit words of one as stored (zero-padded). */

@@ -15,7 +15,7 @@ export type ScopeFeature = (typeof SCOPE_FEATURES)[number];
  * Two models: a conditional logit ranks the candidates (which skill, if one applies) and a logistic model
  * says whether any skill applies at all. A candidate's confidence is P(in scope) x P(this one | in scope).
  */
-export interface FusionParams {
+export interface RoutingParams {
   ranking: Record<Feature, number>;
   scope: { weights: Record<ScopeFeature, number>; bias: number };
   /** Inject only when P(in scope) reaches this (per-skill values override it for their skill). */
@@ -75,7 +75,7 @@ export function featureRows(evidence: Evidence[]): number[][] {
   });
 }
 
-export function rankingLogit(params: FusionParams, row: number[]): number {
+export function rankingLogit(params: RoutingParams, row: number[]): number {
   return FEATURES.reduce((sum, feature, index) => sum + params.ranking[feature] * row[index]!, 0);
 }
 
@@ -99,7 +99,7 @@ export function scopeRow(best: Evidence, bestLogit: number, runnerUpLogit: numbe
   return SCOPE_FEATURES.map((feature) => values[feature]);
 }
 
-export function scopeProbability(params: FusionParams, row: number[]): number {
+export function scopeProbability(params: RoutingParams, row: number[]): number {
   return sigmoid(SCOPE_FEATURES.reduce((sum, feature, index) => sum + params.scope.weights[feature] * row[index]!, params.scope.bias));
 }
 
