@@ -38,6 +38,20 @@ module.exports = {
       to: { path: "^src/(skills|expand|indexer|fit|calibrate|eval|server|cli|mcp|hooks|client|exports)/" },
     },
     {
+      name: "index-time-code-never-imports-the-query-path",
+      severity: "error",
+      comment: "The indexer writes what the query path reads through src/store's typed codecs (routing data, measured records); it never reaches into src/route.",
+      from: { path: "^src/indexer/" },
+      to: { path: "^src/route/" },
+    },
+    {
+      name: "the-query-path-never-writes-the-index",
+      severity: "error",
+      comment: "src/route reads an index through src/store's readers and codecs: the store modules that only write, and better-sqlite3 itself, are off limits.",
+      from: { path: "^src/route/" },
+      to: { path: ["^src/store/(migrations|manifest-rows|manifest-cache)\\.ts$", "better-sqlite3"] },
+    },
+    {
       name: "client-stays-light",
       severity: "error",
       comment: "skill-router/client runs in agents and edge runtimes: no SQLite, models, Hono or router code.",

@@ -4,7 +4,8 @@ import { computeMetrics, type EvalMetrics } from "../eval/metrics.js";
 import { runCases } from "../eval/run-cases.js";
 import { replaceAbstainExamples } from "../store/abstain-examples.js";
 import { openIndexForWrite } from "../store/database.js";
-import { DEFAULT_PARAMS, writeFittedParams } from "../route/index-params.js";
+import { DEFAULT_PARAMS } from "../route/index-params.js";
+import { fittedParamsRecord } from "../store/routing-params.js";
 import type { RoutingParams } from "../route/routing-params.js";
 import type { QueryEncoder } from "../models/query-encoder.js";
 import { createRouter } from "../route/router.js";
@@ -51,7 +52,7 @@ export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport
   const db = openIndexForWrite(options.db);
   try {
     db.transaction(() => {
-      writeFittedParams(db, fitted.params);
+      fittedParamsRecord.write(db, fitted.params);
       replaceAbstainExamples(db, embedder ?? "", fitted.abstainExamples);
     })();
   } finally {

@@ -1,17 +1,15 @@
 import type { IndexDatabase } from "../store/database.js";
-import { readMetaValue, writeMetaValue } from "../store/index-meta.js";
+import { fittedParamsRecord, routingParamsSchema } from "../store/routing-params.js";
 import defaults from "./default-params.json" with { type: "json" };
 import { evidenceFloorRecord } from "../store/evidence-floor.js";
 import { shareScaleRecord } from "../store/share-scale.js";
 import type { RoutingParams } from "./routing-params.js";
 
-const META_KEY = "fusion";
-
 /**
  * Used until `router fit` stores parameters learned from the index's own labelled cases: fitted by
  * bench/fit-defaults.ts on the training halves of the labelled sets, with the offline embedder.
  */
-export const DEFAULT_PARAMS = defaults as RoutingParams;
+export const DEFAULT_PARAMS: RoutingParams = routingParamsSchema.parse(defaults);
 
 /**
  * The parameters for an index: what `router fit` stored, when fitted for the same embedder, else the defaults.
@@ -29,15 +27,6 @@ export function paramsFor(db: IndexDatabase, embedder: string | null): RoutingPa
 
 /** What `router fit` stored for this embedder, if anything (parameters fitted for another one do not apply). */
 export function fittedParams(db: IndexDatabase, embedder: string | null): RoutingParams | undefined {
-  const stored = readFittedParams(db);
+  const stored = fittedParamsRecord.read(db);
   return stored?.embedder === embedder ? stored : undefined;
-}
-
-function readFittedParams(db: IndexDatabase): RoutingParams | undefined {
-  const value = readMetaValue(db, META_KEY);
-  return value === undefined ? undefined : (JSON.parse(value) as RoutingParams);
-}
-
-export function writeFittedParams(db: IndexDatabase, params: RoutingParams): void {
-  writeMetaValue(db, META_KEY, JSON.stringify(params));
 }

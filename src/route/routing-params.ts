@@ -1,39 +1,8 @@
-import type { EvidenceFloor } from "../store/evidence-floor.js";
+import { FEATURES, SCOPE_FEATURES, type Feature, type RoutingParams, type ScopeFeature } from "../store/routing-params.js";
 import { KNN_DEPTH, type Evidence } from "./signals.js";
 import { LargestK } from "./top-k.js";
 
-/** Per-candidate features of the ranking model; `router fit` learns one weight per feature. */
-export const FEATURES = ["q2q_max", "q2q_topk", "q2d", "q2c", "bm25", "bm25_rel", "keywords", "phrases", "negative", "q2q_gap", "knn_vote", "q2q_rr", "bm25_rr", "q2d_rr"] as const;
-
-/** Query-level features of the in-scope model, read off the best candidate. */
-export const SCOPE_FEATURES = ["top_logit", "logit_gap", "q2q_max", "q2q_topk", "q2c", "bm25", "keywords", "abstain_sim", "heuristic", "heuristic_q2q"] as const;
-
-export type Feature = (typeof FEATURES)[number];
-export type ScopeFeature = (typeof SCOPE_FEATURES)[number];
-
-/**
- * Two models: a conditional logit ranks the candidates (which skill, if one applies) and a logistic model
- * says whether any skill applies at all. A candidate's confidence is P(in scope) x P(this one | in scope).
- */
-export interface RoutingParams {
-  ranking: Record<Feature, number>;
-  scope: { weights: Record<ScopeFeature, number>; bias: number };
-  /** Inject only when P(in scope) reaches this (per-skill values override it for their skill). */
-  threshold: number;
-  /** The threshold when the best skill's manifest is heuristic (its similarities run on another scale). */
-  heuristicThreshold: number;
-  /** ... and the best candidate's confidence leads the runner-up's by at least this. */
-  minMargin: number;
-  skillThresholds: Record<string, number>;
-  /** Evidence the best candidate must have (measured on the index by `router index`); none when unknown. */
-  evidenceFloor?: EvidenceFloor;
-  /** Multiplies the ranking logits before the shares are taken (measured on the index by `router index`); 1 when absent. */
-  shareScale?: number;
-  /** Similarity scales differ between embedders: parameters are only valid for the one they were fitted with. */
-  embedder: string | null;
-  /** Where these parameters came from. */
-  origin: string;
-}
+export { FEATURES, SCOPE_FEATURES, type Feature, type RoutingParams, type ScopeFeature } from "../store/routing-params.js";
 
 /** Feature vector of each candidate; several features compare a candidate with the others of the query. */
 export function featureRows(evidence: Evidence[]): number[][] {

@@ -6,7 +6,7 @@ import { metaRecord } from "./meta-record.js";
  * labels: each sampled skill's own synthetic query routed with that skill left out, so the best candidate is
  * wrong by construction. Scores that such requests reach are no evidence.
  */
-const evidenceFloorSchema = z.object({
+export const evidenceFloorSchema = z.object({
   /** BM25 (squashed) of a heuristic-manifest skill: a quantile of the best wrong candidates' BM25. */
   bm25: z.number(),
   /** The same for queries in scripts the embedder cannot read (CJK text shares more terms), when enough were measured. */

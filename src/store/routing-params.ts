@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { evidenceFloorSchema } from "./evidence-floor.js";
+import { metaRecord } from "./meta-record.js";
+
+/** Per-candidate features of the ranking model; `router fit` learns one weight per feature. */
+export const FEATURES = ["q2q_max", "q2q_topk", "q2d", "q2c", "bm25", "bm25_rel", "keywords", "phrases", "negative", "q2q_gap", "knn_vote", "q2q_rr", "bm25_rr", "q2d_rr"] as const;
+
+/** Query-level features of the in-scope model, read off the best candidate. */
+export const SCOPE_FEATURES = ["top_logit", "logit_gap", "q2q_max", "q2q_topk", "q2c", "bm25", "keywords", "abstain_sim", "heuristic", "heuristic_q2q"] as const;
+
+export type Feature = (typeof FEATURES)[number];
+export type ScopeFeature = (typeof SCOPE_FEATURES)[number];
+
+/** One weight per name, every name present. */
+function weightsOf<const T extends readonly string[]>(names: T) {
+  return z.object(Object.fromEntries(names.map((name) => [name, z.number()])) as { [K in T[number]]: z.ZodNumber });
+}
+
+/**
+ * Two models: a conditional logit ranks the candidates (which skill, if one applies) and a logistic model
+ * says whether any skill applies at all. A candidate's confidence is P(in scope) x P(this one | in scope).
+ */
+export const routingParamsSchema = z.object({
+  ranking: weightsOf(FEATURES),
+  scope: z.object({ weights: weightsOf(SCOPE_FEATURES), bias: z.number() }),
+  /** Inject only when P(in scope) reaches this (per-skill values override it for their skill). */
+  threshold: z.number(),
+  /** The threshold when the best skill's manifest is heuristic (its similarities run on another scale). */
+  heuristicThreshold: z.number(),
+  /** ... and the best candidate's confidence leads the runner-up's by at least this. */
+  minMargin: z.number(),
+  skillThresholds: z.record(z.string(), z.number()),
+  /** Evidence the best candidate must have (measured on the index by `router index`); none when unknown. */
+  evidenceFloor: evidenceFloorSchema.optional(),
+  /** Multiplies the ranking logits before the shares are taken (measured on the index by `router index`); 1 when absent. */
+  shareScale: z.number().optional(),
+  /** Similarity scales differ between embedders: parameters are only valid for the one they were fitted with. */
+  embedder: z.string().nullable(),
+  /** Where these parameters came from. */
+  origin: z.string(),
+});
+
+export type RoutingParams = z.infer<typeof routingParamsSchema>;
+
+/** What `router fit` learned from the index's labelled cases (the key predates the name). */
+export const fittedParamsRecord = metaRecord("fusion", routingParamsSchema);
