@@ -1,4 +1,5 @@
 import path from "node:path";
+import { fitIndexScope } from "../src/calibrate/fit-index-scope.js";
 import { measureShareScale } from "../src/calibrate/measure-share-scale.js";
 import { indexEvalSet } from "../src/eval/eval-index.js";
 import type { EvalCase, EvalSet } from "../src/eval/eval-set.js";
@@ -11,6 +12,7 @@ import { evidenceFloorRecord } from "../src/store/evidence-floor.js";
 import { fitIndex } from "../src/fit/fit-index.js";
 import type { RoutingParams } from "../src/route/routing-params.js";
 import { openIndexForRead, openIndexForWrite } from "../src/store/database.js";
+import { readMeta } from "../src/store/index-meta.js";
 import type { MethodId } from "./method-catalogue.js";
 import { bm25Description } from "./methods/bm25-description.js";
 import { denseDescription } from "./methods/dense-description.js";
@@ -108,7 +110,7 @@ const NO_OTHER_SET = "no other eval set to fit defaults without this one";
 
 /**
  * Parameters as `paramsFor` would serve them on an index that was never fitted, had they shipped as the defaults: with
- * the evidence floor `router index` measured, and the share scale it would measure for their ranking.
+ * the evidence floor `router index` measured, and the share scale and in-scope model it would measure for their ranking.
  */
 async function asShippedDefaults(params: RoutingParams, db: string): Promise<RoutingParams> {
   const index = openIndexForWrite(db);
@@ -116,7 +118,9 @@ async function asShippedDefaults(params: RoutingParams, db: string): Promise<Rou
   try {
     const floor = evidenceFloorRecord.read(index);
     const shares = await measureShareScale(index, encoder, params);
-    return { ...params, ...(floor ? { evidenceFloor: floor } : {}), ...(shares ? { shareScale: shares.scale } : {}) };
+    const calibrated = { ...params, ...(floor ? { evidenceFloor: floor } : {}), ...(shares ? { shareScale: shares.scale } : {}) };
+    const scope = await fitIndexScope(index, encoder, calibrated, readMeta(index).indexVersion);
+    return { ...calibrated, ...(scope?.model && scope.threshold !== undefined ? { requestScope: { ...scope.model, threshold: scope.threshold } } : {}) };
   } finally {
     await encoder.close();
     index.close();

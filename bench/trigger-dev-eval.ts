@@ -3,6 +3,7 @@ import path from "node:path";
 import type { ShareScaleMeasure } from "../src/calibrate/measure-share-scale.js";
 import { readResponseLines } from "../src/expand/response-lines.js";
 import { computeMetrics } from "../src/eval/metrics.js";
+import { rocAuc } from "../src/fit/roc-auc.js";
 import { scoredAnswer, type ScoredOutcome } from "../src/eval/run-cases.js";
 import { runIndex } from "../src/indexer/run-index.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
@@ -130,7 +131,7 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
     const evalSkillsIndexed = evalSkills.filter((name) => known.has(name)).length;
     const all = emptyCounts();
     const byScript = { latin: emptyCounts(), han: emptyCounts(), hangul: emptyCounts() };
-    const scores: { positive: boolean; inScope: number }[] = [];
+    const scores: { positive: boolean; score: number }[] = [];
     const outcomes: ScoredOutcome[] = [];
     for (const item of cases) {
       const result = await router.route(routableQuery(item.query), { k: 3 });
@@ -146,7 +147,7 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
           if (injected !== undefined) counts.negativesAnySkill++;
         }
       }
-      scores.push({ positive: item.expected !== null, inScope: result.in_scope });
+      scores.push({ positive: item.expected !== null, score: result.in_scope });
       outcomes.push({ expected: item.expected, ...scoredAnswer(result), latencyMs: 0 });
     }
     return {
@@ -192,20 +193,4 @@ export function scriptOf(text: string): Script {
   if (/\p{Script=Hangul}/u.test(text)) return "hangul";
   if (/\p{Script=Han}/u.test(text)) return "han";
   return "latin";
-}
-
-/** Probability that a random positive scores above a random negative (ties count half). */
-function rocAuc(scores: { positive: boolean; inScope: number }[]): number {
-  const sorted = [...scores].sort((a, b) => a.inScope - b.inScope);
-  let rankSum = 0;
-  let positives = 0;
-  for (let start = 0; start < sorted.length; ) {
-    let end = start;
-    while (end < sorted.length && sorted[end]!.inScope === sorted[start]!.inScope) end++;
-    const rank = (start + 1 + end) / 2;
-    for (let i = start; i < end; i++) if (sorted[i]!.positive) [rankSum, positives] = [rankSum + rank, positives + 1];
-    start = end;
-  }
-  const negatives = sorted.length - positives;
-  return positives > 0 && negatives > 0 ? (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives) : 0.5;
 }

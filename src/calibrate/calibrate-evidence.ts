@@ -12,6 +12,7 @@ import { snapshotOf, type Snapshot } from "../route/snapshot.js";
 import { VERSION } from "../version.js";
 import { evenSample } from "./even-sample.js";
 import { probeRequests } from "./probe-requests.js";
+import { quantile } from "./quantile.js";
 import { EVERYDAY_REQUESTS } from "./everyday-requests.js";
 
 // Skills sampled: enough for stable quantiles (300 put trigger-dev's whole-corpus floor 0.016 below what 1,000 measure,
@@ -37,14 +38,15 @@ export interface EvidenceCalibration {
  * Measures the evidence floor of an index with no labels: a sample of skills, each one's own synthetic query
  * routed with that skill left out, so whatever comes first is wrong by construction. Runs on the index as `db` reads
  * it now (inside `router index`'s transaction, so the floor commits with the skills it was measured on): `params` are
- * the parameters that index's routes use before the floor, `calibrated` makes them what they are after it (what the
- * index now routes is measured with those). Undefined for an index too small to measure.
+ * the parameters that index's routes use before the floor, `calibrated` stores the floor (and whatever else the index
+ * measures with it) and gives the parameters its routes use after; what the index now routes is measured with those.
+ * Undefined for an index too small to measure.
  */
 export async function calibrateEvidence(
   db: IndexDatabase,
   encoder: QueryEncoder,
   params: RoutingParams,
-  calibrated: (floor: EvidenceFloor) => RoutingParams,
+  calibrated: (floor: EvidenceFloor) => Promise<RoutingParams>,
   onProgress?: (done: number, total: number) => void,
 ): Promise<EvidenceCalibration | undefined> {
   const probes = absentSkillProbes(db);
@@ -74,7 +76,7 @@ export async function calibrateEvidence(
     indexVersion: readMeta(db).indexVersion,
     routerVersion: VERSION,
   };
-  const after: Snapshot = { ...snapshot, params: calibrated(floor) };
+  const after: Snapshot = { ...snapshot, params: await calibrated(floor) };
   const absentRouted = await routedShare(after, encoder, probes, step);
   const everydayRouted = await routedShare(
     after,
@@ -112,9 +114,4 @@ async function routedShare(snapshot: Snapshot, encoder: QueryEncoder, probes: { 
     step();
   }
   return probes.length > 0 ? routed / probes.length : 0;
-}
-
-function quantile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? 0;
 }

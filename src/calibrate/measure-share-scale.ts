@@ -1,18 +1,16 @@
 import type { QueryEncoder } from "../models/query-encoder.js";
 import type { IndexDatabase } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
-import { readManifests, replaceManifest } from "../store/manifest-rows.js";
+import { readManifests } from "../store/manifest-rows.js";
 import type { StoredManifest } from "../store/records.js";
-import { readSkillTexts, replaceSkillTexts } from "../store/vectors.js";
 import { routableQuery } from "../contract/limits.js";
-import { buildRoutingData } from "../indexer/build-routing-data.js";
 import { embedderReads } from "../route/embedder-coverage.js";
 import { rankingLogit, shares, type RoutingParams } from "../route/routing-params.js";
 import { prepareQuery } from "../route/query.js";
-import { DEFAULT_CANDIDATES, DEFAULT_RETRIEVERS, scoredCandidates } from "../route/router.js";
+import { DEFAULT_CANDIDATES, scoredCandidates } from "../route/router.js";
 import type { ShareScale } from "../store/share-scale.js";
-import { snapshotOf } from "../route/snapshot.js";
 import { evenSample } from "./even-sample.js";
+import { withHeldOut } from "./held-out-index.js";
 import { probeRequests, type ProbeRequest } from "./probe-requests.js";
 
 // Held-out requests: enough for a stable scale, few enough to cost seconds at index time.
@@ -37,21 +35,8 @@ export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder
   const manifests = readManifests(db);
   const probes = heldOutProbes(db, manifests);
   if (probes.length < MIN_PROBES) return undefined;
-  db.exec("SAVEPOINT held_out");
-  try {
-    const dimension = readMeta(db).dimension ?? 0;
-    for (const probe of probes) {
-      const held = probe.query.toLowerCase();
-      replaceSkillTexts(
-        db,
-        probe.skillId,
-        readSkillTexts(db, probe.skillId, dimension).filter((text) => text.kind !== "query" || text.text.toLowerCase() !== held),
-      );
-      const manifest = manifests.get(probe.skillId)!.manifest;
-      replaceManifest(db, probe.skillId, { ...manifest, queries: manifest.queries.filter((query) => query.toLowerCase() !== held) });
-    }
-    buildRoutingData(db);
-    const snapshot = await snapshotOf(db, { retrievers: DEFAULT_RETRIEVERS, params });
+  const heldOut = probes.map((probe) => ({ skillId: probe.skillId, queries: [probe.query] }));
+  return withHeldOut(db, heldOut, params, async (snapshot) => {
     const groups: RankedProbe[] = [];
     for (const [done, probe] of probes.entries()) {
       const scored = scoredCandidates(snapshot, await prepareQuery(encoder, routableQuery(probe.query), undefined), DEFAULT_CANDIDATES, {});
@@ -60,9 +45,7 @@ export async function measureShareScale(db: IndexDatabase, encoder: QueryEncoder
       onProgress?.(done + 1, probes.length);
     }
     return { scale: likeliestScale(groups), samples: groups.length, rankedFirst: groups.filter((group) => group.right === 0).length / groups.length };
-  } finally {
-    db.exec("ROLLBACK TO held_out; RELEASE held_out");
-  }
+  });
 }
 
 /** The middle request of each of an even spread of skills with enough of them, in scripts the embedder reads (dense signals decide shares there). */

@@ -39,7 +39,7 @@ export interface IndexOptions {
   onProgress?: (event: IndexProgress) => void;
 }
 
-export type IndexProgress = { stage: "read"; done: number; total: number; file: string } | { stage: "expand" | "embed" | "calibrate" | "shares"; done: number; total: number };
+export type IndexProgress = { stage: "read"; done: number; total: number; file: string } | { stage: "expand" | "embed" | "calibrate" | "shares" | "scope"; done: number; total: number };
 
 const LISTED_PROBLEMS = 10;
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
@@ -110,7 +110,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         );
       }
       const indexVersion = commitVersion(db, roots, loaded.rootFolders, plan, now, fullEmbed);
-      let calibration: IndexCalibration = { evidence: undefined, shareScale: undefined };
+      let calibration: IndexCalibration = { evidence: undefined, shareScale: undefined, scope: undefined };
       if (loaded.skills.length < MIN_CALIBRATION_SKILLS) clearCalibration(db);
       else if (needsCalibration(db, indexVersion, options.recalibrate ?? false)) {
         // Loading a model costs time: only when something is to be embedded or measured.

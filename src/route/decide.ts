@@ -18,7 +18,7 @@ export interface RankedCandidate {
 }
 
 /** The learned parts of the rule: what `router fit` chooses and every request applies. */
-export type DecisionParams = Pick<RoutingParams, "threshold" | "heuristicThreshold" | "minMargin" | "skillThresholds" | "evidenceFloor">;
+export type DecisionParams = Pick<RoutingParams, "threshold" | "heuristicThreshold" | "minMargin" | "skillThresholds" | "evidenceFloor" | "requestScope">;
 
 export interface DecisionRule {
   /** Overrides every learned threshold. */
@@ -62,7 +62,8 @@ export interface AppliedFloor {
  * threshold, up to k. Otherwise: none. A skill the message calls by name is injected (first, in multi mode).
  */
 export function decide(ranked: RankedCandidate[], inScope: number, params: DecisionParams, rule: DecisionRule): DecisionOutcome {
-  const thresholdOf = (candidate: RankedCandidate) => rule.threshold ?? params.skillThresholds[candidate.name] ?? (candidate.heuristicManifest ? params.heuristicThreshold : params.threshold);
+  const thresholdOf = (candidate: RankedCandidate) =>
+    rule.threshold ?? params.skillThresholds[candidate.name] ?? (candidate.heuristicManifest ? params.heuristicThreshold : (params.requestScope?.threshold ?? params.threshold));
   const [best, runnerUp] = ranked;
   const evidenceFloor = params.evidenceFloor ? appliedFloor(params.evidenceFloor, rule) : null;
   const none = (reason: NoneReason, threshold: number): DecisionOutcome => ({ decision: "none", selected: [], reason, threshold, evidenceFloor });

@@ -2,6 +2,7 @@ import type { IndexDatabase } from "../store/database.js";
 import { fittedParamsRecord, routingParamsSchema } from "../store/routing-params.js";
 import defaults from "./default-params.json" with { type: "json" };
 import { evidenceFloorRecord } from "../store/evidence-floor.js";
+import { indexScopeRecord } from "../store/index-scope.js";
 import { shareScaleRecord } from "../store/share-scale.js";
 import type { RoutingParams } from "./routing-params.js";
 
@@ -22,7 +23,13 @@ export function paramsFor(db: IndexDatabase, embedder: string | null): RoutingPa
   const floor = evidenceFloorRecord.read(db);
   if (stored) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0, bm25OtherScripts: 0 } } : stored;
   const shareScale = shareScaleRecord.read(db);
-  return { ...DEFAULT_PARAMS, ...(floor ? { evidenceFloor: floor } : {}), ...(shareScale ? { shareScale: shareScale.scale } : {}) };
+  const scope = indexScopeRecord.read(db);
+  return {
+    ...DEFAULT_PARAMS,
+    ...(floor ? { evidenceFloor: floor } : {}),
+    ...(shareScale ? { shareScale: shareScale.scale } : {}),
+    ...(scope?.model && scope.threshold !== undefined ? { requestScope: { ...scope.model, threshold: scope.threshold } } : {}),
+  };
 }
 
 /** What `router fit` stored for this embedder, if anything (parameters fitted for another one do not apply). */

@@ -1,4 +1,4 @@
-import { FEATURES, SCOPE_FEATURES, type Feature, type RoutingParams, type ScopeFeature } from "../store/routing-params.js";
+import { FEATURES, SCOPE_FEATURES, type Feature, type RoutingParams, type ScopeFeature, type ScopeModel } from "../store/routing-params.js";
 import { KNN_DEPTH, type Evidence } from "./signals.js";
 import { LargestK } from "./top-k.js";
 
@@ -68,8 +68,14 @@ export function scopeRow(best: Evidence, bestLogit: number, runnerUpLogit: numbe
   return SCOPE_FEATURES.map((feature) => values[feature]);
 }
 
+/** P(some skill applies) for a scope row: the index's own model for a request-written best candidate, where it has one. */
 export function scopeProbability(params: RoutingParams, row: number[]): number {
-  return sigmoid(SCOPE_FEATURES.reduce((sum, feature, index) => sum + params.scope.weights[feature] * row[index]!, params.scope.bias));
+  const heuristic = row[SCOPE_FEATURES.indexOf("heuristic")] === 1;
+  return scopeModelProbability(params.requestScope && !heuristic ? params.requestScope : params.scope, row);
+}
+
+export function scopeModelProbability(model: ScopeModel, row: number[]): number {
+  return sigmoid(SCOPE_FEATURES.reduce((sum, feature, index) => sum + model.weights[feature] * row[index]!, model.bias));
 }
 
 /** Softmax of logits: each candidate's probability of being the one, given that one applies. */

@@ -20,9 +20,18 @@ function weightsOf<const T extends readonly string[]>(names: T) {
  * Two models: a conditional logit ranks the candidates (which skill, if one applies) and a logistic model
  * says whether any skill applies at all. A candidate's confidence is P(in scope) x P(this one | in scope).
  */
+/** A logistic in-scope model: P(some skill applies) from the best candidate's scope features. */
+export const scopeModelSchema = z.object({ weights: weightsOf(SCOPE_FEATURES), bias: z.number() });
+
 export const routingParamsSchema = z.object({
   ranking: weightsOf(FEATURES),
-  scope: z.object({ weights: weightsOf(SCOPE_FEATURES), bias: z.number() }),
+  scope: scopeModelSchema,
+  /**
+   * The in-scope model and threshold for request-written manifests (LLM, imported, hand-written, example queries) that
+   * `router index` fitted on this index's own held-out requests, where the defaults' model did not separate them; the
+   * `scope` model then serves heuristic manifests only.
+   */
+  requestScope: scopeModelSchema.extend({ threshold: z.number() }).optional(),
   /** Inject only when P(in scope) reaches this (per-skill values override it for their skill). */
   threshold: z.number(),
   /** The threshold when the best skill's manifest is heuristic (its similarities run on another scale). */
@@ -41,6 +50,7 @@ export const routingParamsSchema = z.object({
 });
 
 export type RoutingParams = z.infer<typeof routingParamsSchema>;
+export type ScopeModel = z.infer<typeof scopeModelSchema>;
 
 /** What `router fit` learned from the index's labelled cases (the key predates the name). */
 export const fittedParamsRecord = metaRecord("fusion", routingParamsSchema);
