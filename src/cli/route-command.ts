@@ -3,7 +3,7 @@ import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K } from "../contract/limits.js";
 import type { NoneReason, RankedSkill, RouteResult } from "../contract/route.js";
 import { dbOption } from "./db-option.js";
 import { parseShare } from "./number-arguments.js";
-import { missingEvidence, notRetrieved } from "../contract/missing-evidence.js";
+import { missingEvidence, nearMissNamed, notRetrieved } from "../contract/missing-evidence.js";
 import { matchedTerms } from "../contract/matched-terms.js";
 
 interface RouteCommandOptions {
@@ -56,6 +56,7 @@ const WHY_NONE: Partial<Record<NoneReason, (result: RouteResult) => string>> = {
   below_threshold: (result) => `in scope ${result.in_scope.toFixed(2)} < threshold ${result.threshold.toFixed(2)}`,
   small_margin: (result) => `the top two are too close (margin < ${result.min_margin.toFixed(2)})`,
   no_evidence: (result) => `no evidence: ${missingEvidence(result)}`,
+  near_miss: (result) => `near miss: ${nearMissNamed(result)}`,
   not_retrieved: (result) => `not retrieved: ${notRetrieved(result)}`,
 };
 

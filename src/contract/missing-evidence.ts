@@ -19,3 +19,11 @@ export function missingEvidence(result: Pick<RouteResult, "skills" | "evidence_f
 export function notRetrieved(result: Pick<RouteResult, "skills">): string {
   return `the retrievers do not find ${result.skills[0]?.name ?? "the best allowed skill"} for this request in the whole index, only among the allowed skills`;
 }
+
+/** Why the best skill was refused as a near miss (reason `near_miss`): its manifest names a request like this one as not its own. */
+export function nearMissNamed(result: Pick<RouteResult, "skills">): string {
+  const best = result.skills[0];
+  return best?.negative
+    ? `${best.name}'s manifest says "${best.negative}" is not for it, and that holds more of this request's words than any request it is for`
+    : "the best skill's manifest names this request as not its own";
+}

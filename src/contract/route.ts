@@ -77,7 +77,7 @@ export const rankedSkillSchema = z
   })
   .meta({ id: "RankedSkill" });
 
-export const NONE_REASONS = ["no_evidence", "not_retrieved", "below_threshold", "small_margin", "no_candidates", "empty_index"] as const;
+export const NONE_REASONS = ["no_evidence", "near_miss", "not_retrieved", "below_threshold", "small_margin", "no_candidates", "empty_index"] as const;
 
 export const routeTimingSchema = z
   .object({

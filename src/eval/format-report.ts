@@ -4,7 +4,7 @@ import type { Failure } from "./failures.js";
 import type { GateResult } from "./gates.js";
 import { triggerAccuracy } from "./trigger-view.js";
 import { matchedTerms } from "../contract/matched-terms.js";
-import { missingEvidence, notRetrieved } from "../contract/missing-evidence.js";
+import { missingEvidence, nearMissNamed, notRetrieved } from "../contract/missing-evidence.js";
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -66,6 +66,7 @@ function whyNone(failure: Failure): string {
   if (failure.reason === "below_threshold") return `in scope ${failure.inScope.toFixed(2)} < threshold ${failure.threshold.toFixed(2)}`;
   if (failure.reason === "no_evidence") return `no evidence: ${missingEvidence({ skills: failure.candidates, evidence_floor: failure.evidenceFloor })}`;
   if (failure.reason === "not_retrieved") return `not retrieved: ${notRetrieved({ skills: failure.candidates })}`;
+  if (failure.reason === "near_miss") return `near miss: ${nearMissNamed({ skills: failure.candidates })}`;
   return `${(failure.reason ?? "").replace(/_/g, " ")}, in scope ${failure.inScope.toFixed(2)}`;
 }
 

@@ -140,7 +140,7 @@ function decisionInput(sample: FitSample, scoring: Scoring): DecisionInput {
   const positions = new Map(sample.evidence.map((evidence, index) => [evidence, index]));
   const best = scoring.ranked.slice(0, 2).map((item) => {
     const at = positions.get(item.evidence)!;
-    return rankedCandidate(sample.names[at]!, item.confidence, item.evidence, sample.retrieved[at]);
+    return rankedCandidate(sample.names[at]!, item.confidence, item.evidence, sample.retrieved[at], sample.nearMiss[at]);
   });
   return { expected: sample.expected, correct: best[0] !== undefined && best[0].name === sample.expected, inScope: scoring.inScope, best };
 }

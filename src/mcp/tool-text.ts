@@ -1,12 +1,13 @@
 import type { RankedSkill, RouteResult } from "../contract/route.js";
 import type { SkillDetail } from "../contract/skills.js";
 import { matchedTerms } from "../contract/matched-terms.js";
-import { missingEvidence, notRetrieved } from "../contract/missing-evidence.js";
+import { missingEvidence, nearMissNamed, notRetrieved } from "../contract/missing-evidence.js";
 
 // The text MCP clients hand the model: short lines that say what to do next and why.
 
 const NONE_REASONS: Record<string, (result: RouteResult) => string> = {
   no_evidence: missingEvidence,
+  near_miss: nearMissNamed,
   not_retrieved: notRetrieved,
   below_threshold: (result) => `in scope ${result.in_scope.toFixed(2)} < threshold ${result.threshold.toFixed(2)}`,
   small_margin: (result) => `the top two are too close to call (margin < ${result.min_margin.toFixed(2)})`,

@@ -15,6 +15,8 @@ export interface RankedCandidate {
   q2qMax: number;
   /** The retrievers find it in the whole index, not only among an allow-list (always true without one). */
   retrieved: boolean;
+  /** One of its manifest's negatives holds more of the request's words than any of its queries (route/near-miss.ts). */
+  nearMiss: boolean;
 }
 
 /** The learned parts of the rule: what `router fit` chooses and every request applies. */
@@ -34,10 +36,10 @@ export interface DecisionRule {
 }
 
 /** A scored candidate as the decision reads it. */
-export function rankedCandidate(name: string, confidence: number, evidence: Evidence, retrieved = true): RankedCandidate {
+export function rankedCandidate(name: string, confidence: number, evidence: Evidence, retrieved = true, nearMiss = false): RankedCandidate {
   const { signals } = evidence;
   const lexicalHit = evidence.bm25Raw > 0 || signals.keyword_hits + signals.phrase_hits > 0;
-  return { name, confidence, heuristicManifest: evidence.heuristicManifest, bm25: signals.bm25, lexicalHit, q2qMax: signals.q2q_max, retrieved };
+  return { name, confidence, heuristicManifest: evidence.heuristicManifest, bm25: signals.bm25, lexicalHit, q2qMax: signals.q2q_max, retrieved, nearMiss };
 }
 
 export interface DecisionOutcome {
@@ -55,8 +57,8 @@ export interface AppliedFloor {
 }
 
 /**
- * Inject when the best candidate has evidence (see `supported`) and, under an allow-list, the retrievers find it in
- * the whole index too (an allow-list narrows the choice, it is no evidence), P(some skill applies) reaches the threshold
+ * Inject when the best candidate has evidence (see `supported`), is not a near miss its manifest names, and, under an
+ * allow-list, the retrievers find it in the whole index too (an allow-list narrows the choice, it is no evidence), P(some skill applies) reaches the threshold
  * (the best candidate's own, else the one for its kind of manifest) AND the best candidate's confidence leads
  * the runner-up's by the minimum margin. Multi mode injects every candidate whose confidence reaches the
  * threshold, up to k. Otherwise: none. A skill the message calls by name is injected (first, in multi mode).
@@ -73,6 +75,7 @@ export function decide(ranked: RankedCandidate[], inScope: number, params: Decis
   if (!rule.invoked) {
     if (!best.retrieved) return none("not_retrieved", threshold);
     if (evidenceFloor && !supported(best, evidenceFloor)) return none("no_evidence", threshold);
+    if (best.nearMiss) return none("near_miss", threshold);
     if (inScope < threshold) return none("below_threshold", threshold);
     if (!rule.multi && runnerUp && best.confidence - runnerUp.confidence < params.minMargin) return none("small_margin", threshold);
   }

@@ -18,11 +18,17 @@ export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, incl
     signals: Object.fromEntries(Object.entries(evidence.signals).map(([key, value]) => [key, round(value)])) as unknown as RankedSkill["signals"],
     matched: evidence.matched,
     nearest_query: evidence.nearestQuery === null ? null : model.textString(evidence.skill, evidence.nearestQuery),
-    negative: evidence.negative === null ? null : model.textString(evidence.skill, evidence.negative),
+    negative: nearMissText(snapshot, item),
   };
   // The body is read from the store, which names the folder where the index is served.
   if (includeBody) ranked.body = getSkill(snapshot.db, skill.name)?.injection ?? "";
   return ranked;
+}
+
+/** The negative that came nearer than the skill's own requests: in meaning (a penalty), else word for word (a refusal). */
+function nearMissText({ model }: Snapshot, { evidence, nearMiss }: ScoredCandidate): string | null {
+  const position = evidence.negative ?? nearMiss ?? null;
+  return position === null ? null : model.textString(evidence.skill, position);
 }
 
 /** Four decimals: what a person can compare, and what keeps answers small. */

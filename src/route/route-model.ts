@@ -1,4 +1,6 @@
+import { LRUCache } from "lru-cache";
 import { VectorSlots } from "../models/vector-slots.js";
+import { analyseText } from "../text/analyse-text.js";
 import { readAbstainExamples, type AbstainExamples } from "../store/abstain-examples.js";
 import type { IndexDatabase } from "../store/database.js";
 import { createError } from "../errors.js";
@@ -43,6 +45,8 @@ export interface RouteModel {
   texts(skills: number[]): SkillTextSlots[];
   /** The string of a skill's text at `position` (TextSlot.position), read from the index when first asked for. */
   textString(skill: number, position: number): string;
+  /** A skill's manifest queries and negatives as analysed term sets, each with its position (read and analysed when first asked for). */
+  textTerms(skill: number): SkillTextTerms;
   /** Similarity of `query` (a unit vector) to texts of this model; valid until it is called again. */
   compareWith(query: Float32Array): (text: TextSlot) => number;
   /** Requests no skill should answer (learned by `router fit`). */
@@ -98,7 +102,7 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     lexical,
     textCount: dense.values.textCount,
     texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), vectorSource(db, skills), dense.arrays.queryCounts, skills.length),
-    textString: textStrings(db, skills),
+    ...textReaders(db, skills, dense.arrays.queryCounts),
     compareWith(query) {
       slots.setQuery(query);
       return (text) => slots.similarity(text.slot);
@@ -136,16 +140,38 @@ function vectorSource(db: IndexDatabase, skills: SkillEntry[]): VectorSource {
   };
 }
 
-/** Reads a skill's text strings when one is first shown, and keeps those of the most recently shown skills. */
-function textStrings(db: IndexDatabase, skills: SkillEntry[]): RouteModel["textString"] {
+/** A skill's texts of one kind, analysed: what a request's words are compared with. */
+export interface TermSet {
+  position: number;
+  terms: Set<string>;
+}
+
+export interface SkillTextTerms {
+  queries: TermSet[];
+  negatives: TermSet[];
+}
+
+/**
+ * Reads a skill's text strings when one is first shown (or its words first compared), and keeps those of the most
+ * recently used skills, with their analysed terms once asked for. `queryCounts` tells queries from negatives: a
+ * skill's texts are its description, its queries, then its negatives.
+ */
+function textReaders(db: IndexDatabase, skills: SkillEntry[], queryCounts: Uint32Array): Pick<RouteModel, "textString" | "textTerms"> {
   const read = skillTextStrings(db);
-  // A Map iterates in insertion order: re-inserting on every use keeps the least recently used first.
-  const cached = new Map<number, string[]>();
-  return (skill, position) => {
-    const texts = cached.get(skill) ?? read(skills[skill]!.id);
-    cached.delete(skill);
-    cached.set(skill, texts);
-    if (cached.size > TEXT_STRING_SKILLS) cached.delete(cached.keys().next().value!);
-    return texts[position] ?? "";
+  const cached = new LRUCache<number, { strings: string[]; terms?: SkillTextTerms }>({ max: TEXT_STRING_SKILLS });
+  const entry = (skill: number) => {
+    let found = cached.get(skill);
+    if (!found) cached.set(skill, (found = { strings: read(skills[skill]!.id) }));
+    return found;
+  };
+  const termSets = (strings: string[], from: number, to: number): TermSet[] => strings.slice(from, to).map((text, offset) => ({ position: from + offset, terms: new Set(analyseText(text)) }));
+  return {
+    textString: (skill, position) => entry(skill).strings[position] ?? "",
+    textTerms(skill) {
+      const found = entry(skill);
+      const queryEnd = 1 + queryCounts[skill]!;
+      found.terms ??= { queries: termSets(found.strings, 1, queryEnd), negatives: termSets(found.strings, queryEnd, found.strings.length) };
+      return found.terms;
+    },
   };
 }

@@ -13,6 +13,7 @@ import { denseRetriever } from "./dense-retriever.js";
 import { explainCandidate, round } from "./explain.js";
 import type { RoutingParams } from "./routing-params.js";
 import { keywordRetriever } from "./keyword-retriever.js";
+import { namedNearMiss } from "./near-miss.js";
 import { requireKnownSkills } from "./known-skills.js";
 import { checkRequest, prepareQuery, type RouteQuery } from "./query.js";
 import { resultCache } from "./result-cache.js";
@@ -73,6 +74,8 @@ export interface ScoredCandidates {
   readable: boolean;
   /** Per candidate: the whole index's retrievers find it too (always, without an allow-list); the decision refuses one they do not. */
   retrieved: boolean[];
+  /** Per candidate: one of its manifest's negatives holds more of the query's words than any of its queries; the decision refuses such a best candidate. */
+  nearMiss: boolean[];
 }
 
 export interface RouterStatus {
@@ -248,8 +251,11 @@ export function decideRoute(snapshot: Snapshot, query: RouteQuery, scored: Score
   const { model, params } = snapshot;
   const { scoring, invoked, retrievedWhole } = scored;
   if (invoked !== undefined) scoring.ranked = calledFirst(scoring.ranked, invoked);
+  // Only the best candidate's near miss can decide: the others' words are not compared.
+  const [best] = scoring.ranked;
+  if (best && invoked === undefined) best.nearMiss = namedNearMiss(model, best.evidence, query.terms);
   return decide(
-    scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence, retrievedWhole(item.evidence.skill))),
+    scoring.ranked.map((item) => rankedCandidate(model.skills[item.evidence.skill]!.name, item.confidence, item.evidence, retrievedWhole(item.evidence.skill), (item.nearMiss ?? null) !== null)),
     scoring.inScope,
     params,
     {
@@ -276,6 +282,7 @@ export function scoredCandidates(snapshot: Snapshot, query: RouteQuery, perRetri
     vector: query.vector,
     readable: query.readable,
     retrieved: scored.map((item) => retrievedWhole(item.evidence.skill)),
+    nearMiss: scored.map((item) => namedNearMiss(snapshot.model, item.evidence, query.terms) !== null),
   };
 }
 

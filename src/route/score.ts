@@ -11,6 +11,8 @@ export interface ScoredCandidate {
   share: number;
   /** P(some skill applies) x share: the probability that injecting this skill is right. */
   confidence: number;
+  /** For the best candidate, once the decision has compared words: the position of the negative its manifest names that the request matches (route/near-miss.ts). */
+  nearMiss?: number | null;
 }
 
 export interface Scoring {

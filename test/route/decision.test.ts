@@ -4,7 +4,7 @@ import { DEFAULT_PARAMS } from "../../src/route/index-params.js";
 import type { RoutingParams } from "../../src/route/routing-params.js";
 
 const params: RoutingParams = { ...DEFAULT_PARAMS, threshold: 0.6, heuristicThreshold: 0.3, minMargin: 0.1, skillThresholds: { picky: 0.9 } };
-const evidence = { bm25: 0.7, lexicalHit: true, q2qMax: 0.8, retrieved: true };
+const evidence = { bm25: 0.7, lexicalHit: true, q2qMax: 0.8, retrieved: true, nearMiss: false };
 const ranked = (...pairs: [string, number][]) => pairs.map(([name, confidence]) => ({ name, confidence, heuristicManifest: false, ...evidence }));
 const floor = { bm25: 0.5, q2qMax: 0.6, samples: 100, indexVersion: 1 };
 
@@ -38,15 +38,22 @@ describe("decide", () => {
 
   it("injects a skill the message calls by name past the floor, the threshold and the margin, and first in multi mode", () => {
     const guarded = { ...params, evidenceFloor: floor };
-    const called = [{ name: "a", confidence: 0.05, heuristicManifest: true, bm25: 0, lexicalHit: false, q2qMax: 0.1, retrieved: true }, ...ranked(["b", 0.5], ["c", 0.45])];
+    const called = [{ name: "a", confidence: 0.05, heuristicManifest: true, bm25: 0, lexicalHit: false, q2qMax: 0.1, retrieved: true, nearMiss: false }, ...ranked(["b", 0.5], ["c", 0.45])];
     expect(decide(called, 0.1, guarded, { k: 3, invoked: true })).toMatchObject({ decision: "inject", selected: ["a"], reason: null });
     expect(decide(called, 0.1, guarded, { k: 3, invoked: true, multi: true, threshold: 0.4 }).selected).toEqual(["a", "b", "c"]);
     expect(decide(called, 0.1, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence" });
   });
 
+  it("refuses a best candidate whose manifest names the request as a near miss, unless the message calls it by name", () => {
+    const [best, runnerUp] = ranked(["a", 0.9], ["b", 0.01]);
+    const named = [{ ...best!, nearMiss: true }, runnerUp!];
+    expect(decide(named, 0.99, params, { k: 3 })).toMatchObject({ decision: "none", reason: "near_miss" });
+    expect(decide(named, 0.99, params, { k: 3, invoked: true })).toMatchObject({ decision: "inject", selected: ["a"] });
+  });
+
   it("abstains with no lexical hit and a dense match below the floor, whatever the in-scope probability", () => {
     const guarded = { ...params, evidenceFloor: floor };
-    const unsupported = [{ name: "a", confidence: 0.9, heuristicManifest: false, bm25: 0, lexicalHit: false, q2qMax: 0.55, retrieved: true }];
+    const unsupported = [{ name: "a", confidence: 0.9, heuristicManifest: false, bm25: 0, lexicalHit: false, q2qMax: 0.55, retrieved: true, nearMiss: false }];
     expect(decide(unsupported, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence" });
     expect(decide([{ ...unsupported[0]!, q2qMax: 0.65 }], 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
     expect(decide(unsupported, 0.99, params, { k: 3 })).toMatchObject({ decision: "inject" });
@@ -54,7 +61,7 @@ describe("decide", () => {
 
   it("asks a heuristic manifest for BM25 at the lexical floor, except among an allow-list", () => {
     const guarded = { ...params, evidenceFloor: floor };
-    const weak = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.4, lexicalHit: true, q2qMax: 0.9, retrieved: true }];
+    const weak = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.4, lexicalHit: true, q2qMax: 0.9, retrieved: true, nearMiss: false }];
     expect(decide(weak, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "none", reason: "no_evidence", evidenceFloor: { bm25: 0.5, q2qMax: 0.6 } });
     // the answer says which floor applied: none of BM25 among an allow-list
     expect(decide(weak, 0.99, guarded, { k: 3, restricted: true })).toMatchObject({ decision: "inject", evidenceFloor: { bm25: 0, q2qMax: 0.6 } });
@@ -72,7 +79,7 @@ describe("decide", () => {
 
   it("holds a query in a script the embedder cannot read to the floor measured on such queries", () => {
     const guarded = { ...params, evidenceFloor: { ...floor, bm25OtherScripts: 0.8 } };
-    const chinese = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.7, lexicalHit: true, q2qMax: 0, retrieved: true }];
+    const chinese = [{ name: "h", confidence: 0.9, heuristicManifest: true, bm25: 0.7, lexicalHit: true, q2qMax: 0, retrieved: true, nearMiss: false }];
     expect(decide(chinese, 0.99, guarded, { k: 3, otherScript: true })).toMatchObject({ decision: "none", reason: "no_evidence", evidenceFloor: { bm25: 0.8 } });
     expect(decide(chinese, 0.99, guarded, { k: 3 })).toMatchObject({ decision: "inject" });
     expect(decide(chinese, 0.99, { ...params, evidenceFloor: floor }, { k: 3, otherScript: true })).toMatchObject({ decision: "inject" });

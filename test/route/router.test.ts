@@ -260,3 +260,41 @@ describe("router lifecycle", () => {
     expect(router.skill("nope")).toBeUndefined();
   });
 });
+
+describe("a near miss the skill's manifest names", () => {
+  it("is refused when it holds more of the request's words than any request the skill is for, and said so", async () => {
+    const skills = tempDir();
+    writeAgentSkill(skills, "windows-disk-audit", {
+      description: "盘点 Windows C 盘空间占用，只读排查。",
+      files: {
+        "router-manifest.yaml": [
+          "queries:",
+          "  - C盘满了，帮我查查什么占空间",
+          "  - 我的C盘只剩2GB了，哪些东西能清？",
+          "  - 为什么C盘空间又增长了几十GB？",
+          "negatives:",
+          "  - 在 Linux 服务器上用 du 查磁盘占用",
+          "  - OneDrive 云盘配额满了怎么办",
+        ].join("\n"),
+      },
+    });
+    for (const name of ["pdf-extract", "sql-review", "git-commit", "k8s-debug", "weather", "invoices", "meal-plans", "translate", "slides"]) writeAgentSkill(skills, name);
+    const file = path.join(tempDir(), "router.db");
+    await runIndex({ paths: [skills], db: file });
+    const disks = await createRouter({ db: file });
+    try {
+      const own = await disks.route("C盘满了，帮我查查什么占了空间");
+      expect(own.skills[0]?.name).toBe("windows-disk-audit");
+      expect(own.reason).not.toBe("near_miss");
+      const named = await disks.route("Linux 服务器上磁盘占用满了，用 du 查一下");
+      expect(named).toMatchObject({ decision: "none", reason: "near_miss" });
+      expect(named.skills[0]).toMatchObject({ name: "windows-disk-audit", negative: "在 Linux 服务器上用 du 查磁盘占用" });
+      expect(formatResult(named)).toContain('near miss: windows-disk-audit\'s manifest says "在 Linux 服务器上用 du 查磁盘占用" is not for it');
+      expect(findSkillText(named)).toContain("is not for it");
+      // Called by name, it is injected all the same.
+      expect(await disks.route("$windows-disk-audit Linux 服务器上磁盘占用满了，用 du 查一下")).toMatchObject({ decision: "inject", selected: ["windows-disk-audit"] });
+    } finally {
+      await disks.close();
+    }
+  });
+});
