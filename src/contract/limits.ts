@@ -11,6 +11,8 @@ export const MAX_CONTEXT_MESSAGES = 3;
 export const MAX_SKILL_NAMES = 100_000;
 /** Characters of a skill name in a request: names are short slugs, tool names with a server prefix at most. */
 export const MAX_SKILL_NAME_CHARS = 200;
+/** Cases one `POST /eval` may route: a few seconds of work at a few milliseconds each; `router eval` has no such limit. */
+export const MAX_EVAL_CASES = 500;
 
 /** The part of a message the router reads: an over-long message is routed by its beginning (as the hook does), cut between characters. */
 export function routableQuery(text: string): string {

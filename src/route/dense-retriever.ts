@@ -5,7 +5,7 @@ import { signCodes } from "../models/sign-codes.js";
 import { topByKey, topK } from "./top-k.js";
 
 // Below this many skills an exact scan of the centroids is cheaper than building and using their bit codes.
-const EXACT_SCAN_LIMIT = 2_000;
+export const EXACT_SCAN_LIMIT = 2_000;
 // Bit codes are a coarse guide: this many times `limit` survive to the exact rescoring (at least RESCORE_MIN).
 const RESCORE_FACTOR = 10;
 const RESCORE_MIN = 200;

@@ -16,3 +16,5 @@ export const readinessSchema = z
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
   })
   .meta({ id: "Readiness" });
+
+export type Readiness = z.infer<typeof readinessSchema>;

@@ -11,7 +11,7 @@ import { LLM_DEFAULTS } from "../../src/expand/llm-settings.js";
 import { DEFAULT_CONTEXT_CHARS } from "../../src/hooks/skill-context.js";
 import { findSkillText } from "../../src/mcp/tool-text.js";
 import { createRouter, type Router } from "../../src/route/router.js";
-import { MAX_EVAL_CASES } from "../../src/server/explorer/eval-run.js";
+import { MAX_EVAL_CASES } from "../../src/contract/limits.js";
 import {
   MAX_FRONTMATTER_BYTES,
   MAX_JSON_FILE_BYTES,

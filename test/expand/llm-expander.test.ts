@@ -99,19 +99,24 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
   });
 
   it("waits out a 429 (honouring retry-after-ms) and succeeds; a lasting 500 falls back after the retries", async () => {
+    // Longer than the SDK's own first backoff (at most 500 ms): a retry this late came from the header.
+    const retryAfterMs = 600;
+    const limitedAt: number[] = [];
     const { options } = await setUp(
       (request, index) => {
         if (request.body.messages[1]!.content.includes("Skill name: limited")) {
-          return index === 0 ? { status: 429, error: "rate limited", headers: { "retry-after-ms": "50" } } : { content: goodManifestFor(request) };
+          limitedAt.push(performance.now());
+          return index === 0 ? { status: 429, error: "rate limited", headers: { "retry-after-ms": String(retryAfterMs) } } : { content: goodManifestFor(request) };
         }
         return { status: 500, error: "internal error" };
       },
       { concurrency: 1, retries: 2 },
     );
-    const started = performance.now();
     const { manifests, report } = await expand([subject("limited"), subject("broken")], options);
     expect(manifests.get("id-limited")!.source).toBe("llm");
-    expect(performance.now() - started).toBeGreaterThanOrEqual(50);
+    // A lower bound only, which a slow machine cannot break: timers never fire early (bar rounding to the millisecond).
+    expect(limitedAt).toHaveLength(2);
+    expect(limitedAt[1]! - limitedAt[0]!).toBeGreaterThanOrEqual(retryAfterMs - 5);
     expect(manifests.get("id-broken")!.source).toBe("heuristic");
     expect(report.fallbacks).toEqual([{ skill: "broken", reason: expect.stringMatching(/HTTP 500 internal error/) }]);
     // limited: 429 + success; broken: 1 + 2 retries.

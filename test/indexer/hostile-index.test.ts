@@ -83,7 +83,7 @@ async function writeCase(root: string, folderName: string, item: HostileCase): P
 }
 
 describe("index run over hostile skill folders", () => {
-  it("completes, reports each bad file and indexes each good skill, within a time bound", async () => {
+  it("completes, reports each bad file and indexes each good skill", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(hostileCase, { minLength: 1, maxLength: 4 }), async (cases) => {
         const root = tempDir();
@@ -95,16 +95,14 @@ describe("index run over hostile skill folders", () => {
           if ("good" in outcome) good.push(outcome.good);
           if ("bad" in outcome) bad.push(outcome.bad);
         }
-        const started = performance.now();
         const summary = await runIndex({ paths: [root], db: path.join(tempDir(), "router.db"), embedder });
-        // A stall guard (a hostile file once held a run for minutes), not a speed test: bench/hostile.ts measures.
-        expect(performance.now() - started).toBeLessThan(10_000);
         expect(summary.added.sort()).toEqual(good.sort());
         expect(summary.invalid.map((problem) => problem.file).sort()).toEqual(bad.sort());
       }),
       // The first run holds one of every kind at its most hostile; the random runs mix them.
       { numRuns: 10, seed: 1_216, examples: [[EVERY_KIND]] },
     );
+    // The timeout guards against a stall (a hostile file once held a run for minutes); bench/hostile.ts measures speed.
   }, 60_000);
 
   it("refuses under strict what it otherwise indexes with a warning", async () => {

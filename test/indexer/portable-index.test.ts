@@ -13,6 +13,7 @@ import { servedRootFolders, servedRootPaths, skillsRootOverride } from "../../sr
 import { getSkill } from "../../src/store/skill-rows.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
+import { untilServeReady } from "../helpers/wait.js";
 import { goodManifestFor, startChatServer, type ChatServer } from "../expand/chat-server.js";
 import { runCliAsync } from "../models/run-cli-async.js";
 
@@ -193,11 +194,5 @@ describe("a portable index", () => {
 /** `router serve` on a free port, as users run it; resolves to its URL once it is ready. */
 async function serve(db: string, env: NodeJS.ProcessEnv): Promise<string> {
   server = spawn(process.execPath, [CLI, "serve", "--db", db, "--port", "0", "--reload-interval-ms", "0"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  server.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  const deadline = performance.now() + 30_000;
-  while (!stdout.includes('"event":"ready"') && performance.now() < deadline && server.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
-  const listening = stdout.split("\n").find((line) => line.includes('"event":"listening"'));
-  if (!stdout.includes('"event":"ready"') || !listening) throw new Error(`router serve did not get ready:\n${stdout}`);
-  return (JSON.parse(listening) as { url: string }).url;
+  return (await untilServeReady(server)).url;
 }

@@ -3,14 +3,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createRouterClient, RouterClientError, type RouteOutcome } from "../../src/client/index.js";
+import type { Router } from "../../src/route/router.js";
+import type { AppOptions } from "../../src/server/app.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { closedEndpoint } from "../helpers/mock-hub.js";
+import { serveApp } from "../server/support.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "client-"));
 let server: RunningServer;
-const scripted: ScriptedServer[] = [];
+const scripted: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
   const { db } = await indexSkillSet(dir);
@@ -23,6 +26,26 @@ afterAll(async () => {
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The global fetch, counting the requests the client sends through it. */
+function countingFetch(): { fetch: typeof fetch; attempts: () => number } {
+  let attempts = 0;
+  return {
+    fetch: (input, init) => {
+      attempts++;
+      return fetch(input, init);
+    },
+    attempts: () => attempts,
+  };
+}
+
+/** The router's own app on a loopback port, over the running server's router or none yet (loading); closed after the file. */
+async function realApp(router: Router | undefined, options: AppOptions = {}): Promise<Awaited<ReturnType<typeof serveApp>>> {
+  const app = await serveApp({}, options);
+  app.slot.router = router;
+  scripted.push(app);
+  return app;
+}
 
 async function scriptedServer(...args: Parameters<typeof startScriptedServer>): Promise<ScriptedServer> {
   const started = await startScriptedServer(...args);
@@ -83,64 +106,67 @@ describe("oversized requests", () => {
 });
 
 describe("when the router cannot answer", () => {
-  it("falls back at once when nothing listens, after bounded retries", async () => {
-    let attempts = 0;
-    const counting: typeof fetch = (input, init) => {
-      attempts++;
-      return fetch(input, init);
-    };
-    const client = createRouterClient({ url: await closedEndpoint(), retries: 2, timeoutMs: 5000, fetch: counting });
-    const started = Date.now();
+  it("falls back when nothing listens, after bounded retries", async () => {
+    const counting = countingFetch();
+    const client = createRouterClient({ url: await closedEndpoint(), retries: 2, timeoutMs: 5000, fetch: counting.fetch });
     const outcome: RouteOutcome = await client.route("my pod keeps restarting");
     expect(outcome).toMatchObject({ decision: "none", reason: "router_unavailable", error: { code: "ROUTER_UNREACHABLE", message: expect.stringContaining("ECONNREFUSED") } });
-    expect(attempts).toBe(3);
-    // Two backoffs (100 + 200 ms) and three refused connections, far below the 5 s budget even on a busy machine.
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(counting.attempts()).toBe(3);
     await expect(client.skills()).rejects.toMatchObject({ code: "ROUTER_UNREACHABLE" });
   });
 
   it("stops waiting for a router that never answers at the time budget", async () => {
     const silent = await scriptedServer(() => "hang");
     const client = createRouterClient({ url: silent.url, timeoutMs: 300 });
-    const started = Date.now();
     const outcome = await client.route("my pod keeps restarting");
-    const waited = Date.now() - started;
     expect(outcome).toMatchObject({ decision: "none", reason: "router_unavailable", error: { code: "ROUTER_TIMEOUT" } });
-    expect(waited).toBeGreaterThanOrEqual(290);
-    expect(waited).toBeLessThan(3000);
+    // The request was sent and never answered: the time budget, not the router, ended it.
     expect(silent.seen).toHaveLength(1);
   });
 
   it("retries a router that is still loading, then gets the real answer", async () => {
-    const loading = { status: 503, body: JSON.stringify({ error: { code: "NOT_READY", message: "loading" } }) };
-    const warming = await scriptedServer((_request, index) => (index < 2 ? loading : { forward: server.url }));
-    const client = createRouterClient({ url: warming.url, timeoutMs: 5000 });
+    const warming = await realApp(undefined);
+    const counting = countingFetch();
+    // The router finishes loading after the client's second attempt was answered 503 NOT_READY.
+    const client = createRouterClient({
+      url: warming.url,
+      timeoutMs: 5000,
+      fetch: async (input, init) => {
+        const answer = await counting.fetch(input, init);
+        if (counting.attempts() === 2) warming.slot.router = server.slot.router;
+        return answer;
+      },
+    });
     const outcome = await client.route("my pod keeps restarting with CrashLoopBackOff");
     expect(outcome).toMatchObject({ decision: "inject", selected: ["k8s-debug"] });
-    expect(warming.seen).toHaveLength(3);
+    expect(counting.attempts()).toBe(3);
   });
 
   it("gives up on a 503 when the retries are spent, with the router's own code", async () => {
-    const loading = await scriptedServer(() => ({ status: 503, body: JSON.stringify({ error: { code: "NOT_READY", message: "loading" } }) }));
-    const outcome = await createRouterClient({ url: loading.url, retries: 1 }).route("hi");
+    const loading = await realApp(undefined);
+    const counting = countingFetch();
+    const outcome = await createRouterClient({ url: loading.url, retries: 1, fetch: counting.fetch }).route("hi");
     expect(outcome).toMatchObject({ reason: "router_unavailable", error: { code: "NOT_READY", status: 503 } });
-    expect(loading.seen).toHaveLength(2);
+    expect(counting.attempts()).toBe(2);
   });
 
   it("does not wait out a Retry-After longer than its budget", async () => {
     const busy = await scriptedServer(() => ({ status: 429, body: JSON.stringify({ error: { code: "RATE_LIMITED", message: "slow down" } }), headers: { "retry-after": "30" } }));
-    const started = Date.now();
     const outcome = await createRouterClient({ url: busy.url, timeoutMs: 2000 }).route("hi");
     expect(outcome).toMatchObject({ reason: "router_unavailable", error: { code: "RATE_LIMITED", status: 429 } });
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Asked once: waiting 30 s for a second answer would overrun the 2 s budget, so the client did not.
     expect(busy.seen).toHaveLength(1);
   });
 
-  it("never retries a rejected request", async () => {
-    const strict = await scriptedServer(() => ({ status: 401, body: JSON.stringify({ error: { code: "UNAUTHORIZED", message: "missing API key" } }) }));
-    const outcome = await createRouterClient({ url: strict.url }).route("hi");
-    expect(outcome).toMatchObject({ reason: "request_rejected", error: { code: "UNAUTHORIZED", status: 401 } });
-    expect(strict.seen).toHaveLength(1);
+  it("never retries a rejected request: a missing or wrong API key", async () => {
+    const keyed = await realApp(server.slot.router, { apiKey: "client-test-key-0123456789" });
+    const counting = countingFetch();
+    const missing = await createRouterClient({ url: keyed.url, fetch: counting.fetch }).route("hi");
+    expect(missing).toMatchObject({ reason: "request_rejected", error: { code: "API_KEY_MISSING", status: 401 } });
+    const wrong = await createRouterClient({ url: keyed.url, apiKey: "not-the-key", fetch: counting.fetch }).route("hi");
+    expect(wrong).toMatchObject({ reason: "request_rejected", error: { code: "API_KEY_INVALID", status: 401 } });
+    expect(counting.attempts()).toBe(2);
+    expect(await createRouterClient({ url: keyed.url, apiKey: "client-test-key-0123456789" }).routeOrThrow("my pod keeps restarting")).toMatchObject({ decision: "inject" });
   });
 
   it("names a server that is not a router", async () => {

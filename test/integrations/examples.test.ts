@@ -6,6 +6,7 @@ import { createRouterClient } from "../../src/client/index.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
+import { waitUntil } from "../helpers/wait.js";
 import { closedEndpoint } from "../helpers/mock-hub.js";
 import { binShims } from "./bin-shims.js";
 import { runProcess } from "./run-process.js";
@@ -76,9 +77,7 @@ describe("keeping the index fresh after installs", () => {
       writeAgentSkill(skills, "pdf-extract", { description: "Extract text and tables from PDF files with pdfplumber. Use when the user shares a PDF or asks to pull data out of one." });
       expect((await npm("postinstall")).code).toBe(0);
       let selected: string[] = [];
-      for (const started = Date.now(); Date.now() - started < 10_000 && selected.length === 0; await new Promise((resolve) => setTimeout(resolve, 100))) {
-        selected = (await client.routeOrThrow(question)).selected;
-      }
+      await waitUntil(async () => (selected = (await client.routeOrThrow(question)).selected).length > 0, "the new skill routed");
       expect(selected).toEqual(["pdf-extract"]);
     } finally {
       await served.close();

@@ -17,7 +17,7 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-/** A real HTTP server on a loopback port that plays a scripted part: the router's failure modes (503 while loading, 429, a hang), or an LLM. */
+/** A real HTTP server on a loopback port that plays a part the router itself never plays: a proxy's 429, a hang, a server that is not a router, a recorder in front of the router, or an LLM. */
 export async function startScriptedServer(script: (request: SeenRequest, index: number) => Scripted): Promise<ScriptedServer> {
   const seen: SeenRequest[] = [];
   const hanging = new Set<ServerResponse>();

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createEmbedder, planEmbedder } from "../../src/models/create-embedder.js";
 import { MODEL_CATALOGUE, modelFolder } from "../../src/models/model-catalogue.js";
 import { hashModelFiles } from "../../src/models/model-files-hash.js";
+import { startEmbedderWorker } from "../../src/models/model-worker-client.js";
 import { modelSettings } from "../../src/models/model-settings.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { runOnnxDirectly, TINY_HIDDEN, writeTinyBert } from "../helpers/tiny-bert.js";
@@ -18,6 +19,8 @@ function tinyModelsDir(model = MODEL_CATALOGUE.minilm): string {
 }
 
 runEmbedderConformance("MiniLM code path (transformers.js) on a generated tiny BERT", () => createEmbedder({ embedder: "minilm", modelsDir: tinyModelsDir() }));
+// The embedder `router serve` queries: the same model behind a worker thread (model-worker-client.ts).
+runEmbedderConformance("the same, in a worker thread", () => startEmbedderWorker({ embedder: "minilm", modelsDir: tinyModelsDir() }));
 
 describe("MiniLM embedder (generated tiny BERT, same transformers.js code path)", () => {
   it("loads the ONNX file with onnxruntime-node directly, with BERT's inputs and output", async () => {

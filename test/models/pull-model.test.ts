@@ -81,13 +81,13 @@ describe("pullModel against a local hub", () => {
     });
   });
 
-  it("fails within seconds when the hub cannot be reached", async () => {
-    const started = performance.now();
-    await expect(pullModel({ model: minilm, dtype: "q8", modelsDir: tempDir(), endpoint: await closedEndpoint() })).rejects.toMatchObject({
+  it("fails, leaving nothing behind, when the hub cannot be reached", async () => {
+    const modelsDir = tempDir();
+    await expect(pullModel({ model: minilm, dtype: "q8", modelsDir, endpoint: await closedEndpoint() })).rejects.toMatchObject({
       code: "MODEL_DOWNLOAD_FAILED",
       message: expect.stringMatching(/Cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/),
     });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(readdirSync(modelsDir)).toEqual([]);
   });
 
   it("sends HF_TOKEN as a bearer token", async () => {

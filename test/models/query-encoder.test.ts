@@ -31,12 +31,21 @@ describe("query encoder (worker thread + LRU cache)", () => {
     many.forEach((vector, index) => expect(cosine(vector, expected[index]!)).toBeGreaterThan(0.99999));
   });
 
-  it("serves repeats from the cache, as copies the caller may change", async () => {
-    const first = await encoder.embedQuery("cache me");
+  it("serves repeats from the cache without embedding them again, as copies the caller may change", async () => {
+    const calls: string[][] = [];
+    const counting: Embedder = {
+      ...inProcess,
+      embed: (texts) => {
+        calls.push([...texts]);
+        return inProcess.embed(texts);
+      },
+      close: async () => {},
+    };
+    const cached = queryEncoderOver(counting, 100);
+    const first = await cached.embedQuery("cache me");
     first.fill(0);
-    const started = performance.now();
-    const second = await encoder.embedQuery("cache me");
-    expect(performance.now() - started).toBeLessThan(5);
+    const second = await cached.embedQuery("cache me");
+    expect(calls).toEqual([["cache me"]]);
     expect(second.some((value) => value !== 0)).toBe(true);
   });
 
@@ -256,22 +265,17 @@ describe("a server using the query encoder", () => {
     const encoder = await createQueryEncoder({ modelsDir: tempDir(), embedder: "offline" });
     try {
       const texts = Array.from({ length: 120 }, (_, index) => `request ${index}: ${"read the deployment logs and restart the failing pods ".repeat(6)}`);
-      const started = performance.now();
       let embedding = true;
       const work = encoder.embedMany(texts).finally(() => (embedding = false));
-      const latencies: number[] = [];
+      // Health checks sent and answered one after another while the batch is embedded: each answer needs the event loop.
+      let answeredWhileEmbedding = 0;
       while (embedding) {
-        const sent = performance.now();
         expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-        latencies.push(performance.now() - sent);
+        if (embedding) answeredWhileEmbedding++;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      await work;
-      const embedMs = performance.now() - started;
-      // The embedding takes far longer than any health check waited: the event loop was never blocked by it.
-      expect(latencies.length).toBeGreaterThan(3);
-      // Relative to the embedding, not a fixed bound in milliseconds: a loaded machine slows both alike.
-      expect(Math.max(...latencies)).toBeLessThan(embedMs / 2);
+      expect((await work).length).toBe(texts.length);
+      expect(answeredWhileEmbedding).toBeGreaterThan(3);
     } finally {
       await encoder.close();
       await server.close();

@@ -7,6 +7,7 @@ import { openIndexForRead } from "../../src/store/database.js";
 import { readMeta } from "../../src/store/index-meta.js";
 import { SHIPPED_ENV, SHIPPED_NODE_FLAGS } from "../../bench/shipped-serve-process.js";
 import { tempDir } from "../helpers/fixtures.js";
+import { untilServeReady } from "../helpers/wait.js";
 
 // Docker does not run on our machines: these tests check what can be checked without it, and run the image's own
 // commands (RUN steps, HEALTHCHECK, CMD) as plain processes in a folder laid out like the image's /app.
@@ -114,12 +115,8 @@ describe("Dockerfile", () => {
     expect(spawnSync(process.execPath, ["dist/cli/main.js", "index", "data/skills", "-q"], { cwd: app, env }).status).toBe(0);
     const [command, ...args] = JSON.parse(runtime.find((instruction) => instruction.keyword === "CMD")!.args) as string[];
     const server = spawn(command!, args, { cwd: app, env, stdio: ["ignore", "pipe", "inherit"] });
-    let logs = "";
-    server.stdout.on("data", (chunk: Buffer) => (logs += chunk.toString()));
     try {
-      const deadline = performance.now() + 30_000;
-      while (!logs.includes('"event":"ready"') && performance.now() < deadline && server.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
-      const port = /"url":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(logs)![1]!;
+      const port = new URL((await untilServeReady(server)).url).port;
       const check = runtime.find((instruction) => instruction.keyword === "HEALTHCHECK")!.args.replace(/^.*?CMD\s+/, "");
       expect(spawnSync("sh", ["-c", check], { env: { ...env, ROUTER_PORT: port } }).status).toBe(0);
       expect(spawnSync("sh", ["-c", check], { env: { ...env, ROUTER_PORT: "9" } }).status).toBe(1);

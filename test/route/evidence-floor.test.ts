@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex, type IndexSummary } from "../../src/indexer/run-index.js";
+import { EVERYDAY_REQUESTS } from "../../src/calibrate/everyday-requests.js";
 import { evidenceFloorRecord } from "../../src/store/evidence-floor.js";
 import { createRouter, type Router } from "../../src/route/router.js";
 import { openIndexForRead, openIndexForWrite } from "../../src/store/database.js";
@@ -37,15 +38,21 @@ afterAll(async () => {
 });
 
 describe("the evidence floor router index measures", () => {
-  it("is measured with no labels and stored in the index, with what the index now routes", () => {
+  it("is measured with no labels and stored in the index, with what the index now routes", async () => {
     expect(summary.calibration).toBeDefined();
     const { floor, absentRouted, everydayRouted } = summary.calibration!;
     expect(floor.samples).toBe(12);
     expect(floor.indexVersion).toBe(summary.indexVersion);
     expect(floor.routerVersion).toBe(VERSION);
-    expect(floor.bm25).toBeGreaterThanOrEqual(0);
+    expect(floor.bm25).toBeGreaterThan(0);
     expect(floor.q2qMax).toBeGreaterThan(0);
-    for (const share of [absentRouted, everydayRouted]) expect(share).toBeGreaterThanOrEqual(0);
+    // What the index now routes is what a router over it does: the everyday requests routed again here.
+    const everydayDecisions = await Promise.all(EVERYDAY_REQUESTS.map(async (query) => (await router.route(query)).decision));
+    expect(everydayRouted).toBe(everydayDecisions.filter((decision) => decision === "inject").length / EVERYDAY_REQUESTS.length);
+    // A share of the twelve left-out requests: a whole number of them.
+    const absentCount = absentRouted * floor.samples;
+    expect(absentCount).toBeCloseTo(Math.round(absentCount), 9);
+    expect(absentRouted).toBeLessThanOrEqual(1);
     const db = openIndexForRead(path.join(dir, "router.db"));
     expect(evidenceFloorRecord.read(db)).toEqual(floor);
     db.close();

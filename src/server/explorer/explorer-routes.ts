@@ -8,7 +8,7 @@ import { requireJsonBody } from "../json-body-gate.js";
 import { runEvalSet } from "./eval-run.js";
 import { evalQuerySchema, evalRunSchema, evalSetBodySchema } from "./eval-schemas.js";
 import { EXPLORER_HTML } from "./page-html.js";
-import { EXPLORER_SCRIPT } from "./page-script.js";
+import { explorerScript } from "./page-script.js";
 import { EXPLORER_CSS } from "./page-styles.js";
 
 /** Only the page's own script and styles run, data goes only to this origin, and no other site may frame the page (it takes a key). */
@@ -43,7 +43,7 @@ export function addExplorer(app: OpenAPIHono<{ Variables: RequestVariables }>, r
   const asset = (path: string, type: string, content: string) =>
     app.get(path, (c) => c.body(content, 200, { "Content-Type": type, "Content-Security-Policy": EXPLORER_CONTENT_SECURITY_POLICY, "Referrer-Policy": "no-referrer", "Cache-Control": "no-cache" }));
   asset("/explorer", "text/html; charset=utf-8", EXPLORER_HTML);
-  asset("/explorer/explorer.js", "text/javascript; charset=utf-8", EXPLORER_SCRIPT);
+  asset("/explorer/explorer.js", "text/javascript; charset=utf-8", explorerScript());
   asset("/explorer/explorer.css", "text/css; charset=utf-8", EXPLORER_CSS);
 
   app.use("/eval", limitBody(options.maxBodyBytes));
