@@ -1,5 +1,9 @@
 import { createError } from "../errors.js";
 
+// Our own two calls, not @huggingface/hub 2.17: measured against the mock hub, the library saved no lines (the time
+// bounds, error messages and hashes stay ours), made 10 requests for MiniLM's 4 files instead of 6 (a range probe
+// before each download), refused tokens not starting with hf_, and weighs 11.4 MB installed (with @huggingface/tasks).
+
 const DEFAULT_HUB_ENDPOINT = "https://huggingface.co";
 // An unreachable or silent host fails within seconds, not after the operating system's TCP timeouts.
 const RESPONSE_TIMEOUT_MS = 15_000;
