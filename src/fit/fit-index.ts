@@ -6,6 +6,7 @@ import { replaceAbstainExamples } from "../store/abstain-examples.js";
 import { openIndexForWrite } from "../store/database.js";
 import { DEFAULT_FUSION, writeFusionParams } from "../route/fusion-params.js";
 import type { FusionParams } from "../route/fusion.js";
+import type { ModelSettings } from "../models/model-settings.js";
 import type { QueryEncoder } from "../models/query-encoder.js";
 import { createRouter } from "../route/router.js";
 import { requireKnownSkills } from "../route/known-skills.js";
@@ -19,6 +20,8 @@ export interface FitIndexOptions {
   origin: string;
   minRouted?: number;
   queryEncoder?: QueryEncoder;
+  /** Where the model files are and which embedder to load, when no query encoder is given. */
+  models?: Partial<ModelSettings>;
   onProgress?: (stage: "collect" | "evaluate", done: number, total: number) => void;
 }
 
@@ -32,7 +35,7 @@ export interface FitIndexReport {
 /** Fits the fusion on labelled cases, stores it (and the abstain examples) in the index, scores the held-out cases. */
 export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport> {
   if (options.train.length === 0) throw createError("INVALID_ARGUMENT", "No training cases to fit on");
-  const router = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), fusion: DEFAULT_FUSION });
+  const router = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), models: options.models, fusion: DEFAULT_FUSION });
   let fitted: ReturnType<typeof fitFusion>;
   let embedder: string | null;
   try {
@@ -60,7 +63,7 @@ export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport
 
   let heldOut: EvalMetrics | null = null;
   if (options.test.length > 0) {
-    const evaluator = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}) });
+    const evaluator = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), models: options.models });
     try {
       heldOut = computeMetrics(await runCases(evaluator, options.test, 3, (done, total) => options.onProgress?.("evaluate", done, total)));
     } finally {

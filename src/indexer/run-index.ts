@@ -4,6 +4,7 @@ import { createError } from "../errors.js";
 import { expandManifests, expansionChain, manifestsToRenew, type ExpandOptions, type ExpansionReport } from "../expand/expand-skills.js";
 import type { StoredManifest } from "../expand/manifest.js";
 import { planEmbedder, type EmbedderPlan } from "../models/create-embedder.js";
+import type { ModelSettings } from "../models/model-settings.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
 import { clearEvidenceFloor, readEvidenceFloor, writeEvidenceFloor, type EvidenceFloor } from "../route/evidence-floor.js";
 import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
@@ -37,6 +38,8 @@ export interface IndexOptions {
   recalibrate?: boolean;
   /** The embedder to use; by default one is made (and closed) for the run, only if something needs embedding. */
   embedder?: Embedder;
+  /** Where the model files are and which embedder to make (default: auto, this installation's models/). */
+  models?: Partial<ModelSettings>;
   /** Which expander writes manifests, the LLM to use, imported manifests; by default the heuristic. */
   expansion?: Pick<ExpandOptions, "expander" | "llm" | "imports" | "onNotice">;
   onProgress?: (event: IndexProgress) => void;
@@ -104,7 +107,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   let embedder = options.embedder;
   try {
     // The embedder this run would use, known without loading it, and before any (possibly paid) expansion.
-    const embedderPlan = options.embedder ? undefined : planEmbedder();
+    const embedderPlan = options.embedder ? undefined : planEmbedder(options.models);
     const stored = readSkillStates(db);
     const plan = planChanges(loaded.skills, stored);
     const storedManifests = readManifests(db);

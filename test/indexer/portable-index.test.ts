@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { openIndexForRead } from "../../src/store/database.js";
 import { readMeta } from "../../src/store/index-meta.js";
-import { servedRootFolders, servedRootPaths, skillsRootOverride } from "../../src/store/skill-location.js";
+import { loadSettings } from "../../src/config/load-settings.js";
+import { servedRootFolders, servedRootPaths } from "../../src/store/skill-location.js";
 import { getSkill } from "../../src/store/skill-rows.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
@@ -151,7 +152,8 @@ describe("a portable index", () => {
       { path: "/ci/tools/tools.json", folder: "/ci/tools" },
       { path: "/ci/more", folder: "/ci/more" },
     ];
-    const override = skillsRootOverride({ ROUTER_SKILLS_ROOT: ["/app/skills", "/app/tools"].join(path.delimiter) });
+    const skillsRoot = (value: string | undefined) => loadSettings({ env: { ROUTER_SKILLS_ROOT: value } }).settings.skillsRoot;
+    const override = skillsRoot(["/app/skills", "/app/tools"].join(path.delimiter));
     expect(
       servedRootFolders(
         roots.map((root) => root.folder),
@@ -159,8 +161,8 @@ describe("a portable index", () => {
       ),
     ).toEqual(["/app/skills", "/app/tools", "/ci/more"]);
     expect(servedRootPaths(roots, override)).toEqual(["/app/skills", "/app/tools/tools.json", "/ci/more"]);
-    expect(servedRootPaths(roots, skillsRootOverride({ ROUTER_SKILLS_ROOT: `${path.delimiter}/app/tools` }))).toEqual(["/ci/skills", "/app/tools/tools.json", "/ci/more"]);
-    expect(servedRootPaths(roots, skillsRootOverride({}))).toEqual(roots.map((root) => root.path));
+    expect(servedRootPaths(roots, skillsRoot(`${path.delimiter}/app/tools`))).toEqual(["/ci/skills", "/app/tools/tools.json", "/ci/more"]);
+    expect(servedRootPaths(roots, skillsRoot(undefined))).toEqual(roots.map((root) => root.path));
   });
 });
 
