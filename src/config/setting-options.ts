@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { EffectiveSettings } from "./load-settings.js";
-import { DEFAULT_SETTINGS, SETTING_KEYS, SETTINGS, type Environment, type SettingKey, type Settings } from "./settings.js";
+import { DEFAULT_SETTINGS, SETTING_KEYS, SETTINGS, type SettingKey, type Settings } from "./settings.js";
 import { parseSettingText } from "./setting-text.js";
 
 /** The settings `router serve` takes as flags (and `router doctor`, which shows what serve would run with). */
@@ -47,7 +47,7 @@ export function addSettingOptions(command: Command, flags: SettingKey[]): Comman
  * The effective settings of a command: the setting flags given on its command line, then the environment and the
  * config file. The loader (zod, yaml) loads here, when a command runs, not for its --help.
  */
-export async function settingsOf(command: Command, env?: Environment): Promise<EffectiveSettings> {
+export async function settingsOf(command: Command): Promise<EffectiveSettings> {
   const { loadSettings } = await import("./load-settings.js");
   const flags: Partial<Settings> & { config?: string } = {};
   const config = command.getOptionValue("config");
@@ -58,7 +58,7 @@ export async function settingsOf(command: Command, env?: Environment): Promise<E
     const attribute = new Option(flag).attributeName();
     if (command.getOptionValueSource(attribute) === "cli") (flags as Record<string, unknown>)[key] = command.getOptionValue(attribute);
   }
-  return loadSettings({ flags, ...(env ? { env } : {}) });
+  return loadSettings({ flags });
 }
 
 function shownDefault(key: SettingKey): string {
