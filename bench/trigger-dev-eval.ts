@@ -5,6 +5,8 @@ import { readResponseLines } from "../src/expand/response-lines.js";
 import { computeMetrics } from "../src/eval/metrics.js";
 import { rocAuc } from "../src/fit/roc-auc.js";
 import { scoredAnswer, type ScoredOutcome } from "../src/eval/run-cases.js";
+import { loadSettings } from "../src/config/load-settings.js";
+import { modelOptions } from "../src/config/model-options.js";
 import { runIndex } from "../src/indexer/run-index.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
 import { openIndexForRead } from "../src/store/database.js";
@@ -113,19 +115,21 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
   const evalSkillDir = path.join(evalDir, "skills");
   const evalSkills = readdirSync(evalSkillDir);
   mkdirSync(options.cacheDir, { recursive: true });
-  // One cached index per embedder: measuring another (ROUTER_EMBEDDER) does not re-embed the default's.
-  const db = path.join(options.cacheDir, `trigger-dev-${options.distractors.label}-${options.track}-${planEmbedder().id}.db`);
+  // The models as the CLI would take them (ROUTER_EMBEDDER, ROUTER_MODELS_DIR, ...); one cached index per embedder and
+  // track, so measuring another does not re-embed the default's.
+  const models = modelOptions(loadSettings().settings);
+  const db = path.join(options.cacheDir, `trigger-dev-${options.distractors.label}-${options.track}-${planEmbedder(models).id}.db`);
   if (options.fresh) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${db}${suffix}`, { force: true });
   const started = performance.now();
   // The floor is measured again on the cached index: a floor measured by earlier code would not score this code.
   const imports = options.track === "llm" ? readResponseLines(readFileSync(path.join(evalDir, LLM_MANIFESTS), "utf8"), LLM_MANIFESTS).imports : undefined;
-  const summary = await runIndex({ paths: [evalSkillDir, ...options.distractors.paths], db, recalibrate: true, ...(imports ? { expansion: { imports } } : {}) });
+  const summary = await runIndex({ paths: [evalSkillDir, ...options.distractors.paths], db, recalibrate: true, models, ...(imports ? { expansion: { imports } } : {}) });
   const imported = importedSkills(db);
   options.log(
     `trigger-dev, ${options.distractors.label} distractors, ${options.track} track (${imported} imported): ${summary.skills} skills indexed (${summary.embedded} embedded) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
 
-  const router = await createRouter({ db });
+  const router = await createRouter({ db, models });
   try {
     const known = new Set(router.skills().map((skill) => skill.name));
     const evalSkillsIndexed = evalSkills.filter((name) => known.has(name)).length;

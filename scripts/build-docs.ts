@@ -196,13 +196,11 @@ function subcommands(words: string[]): string[][] {
     .map((name) => [...words, name]);
 }
 
-/** `router <words> --help` as the built CLI prints it, with what depends on the machine it runs on made constant. */
+/** `router <words> --help` as the built CLI prints it (defaults that depend on the machine are written in words). */
 function helpText(words: string[]): string {
-  // A fixed environment: no ROUTER_* or OPENAI_* variable of the shell, and the eval cache under a home-relative path.
-  const env = { PATH: process.env["PATH"] ?? "", XDG_CACHE_HOME: "~/.cache" };
-  const text = execFileSync(process.execPath, [CLI, ...words, "--help"], { encoding: "utf8", env });
-  // The default worker count is the machine's cores minus one (1 to 2): written as the rule, not this machine's value.
-  return text.replace(/(ROUTER_EMBED_WORKERS,\s+default )\d+/, "$1min(2, cores - 1)").trimEnd();
+  // A fixed environment: no ROUTER_* or OPENAI_* variable of the shell.
+  const env = { PATH: process.env["PATH"] ?? "" };
+  return execFileSync(process.execPath, [CLI, ...words, "--help"], { encoding: "utf8", env }).trimEnd();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,19 +1,19 @@
 import { existsSync } from "node:fs";
 import { Command } from "commander";
 import type { SettingSource } from "../config/load-settings.js";
-import { addSettingOptions, settingsFromOptions } from "../config/setting-options.js";
-import { isLoopback, maskSecrets, SETTING_KEYS, type SettingKey, type Settings } from "../config/settings.js";
+import { modelOptions } from "../config/model-options.js";
+import { addSettingOptions, SERVE_FLAGS, settingsOf } from "../config/setting-options.js";
+import { DEFAULT_SETTINGS, isLoopback, maskSecrets, SETTING_KEYS, type SettingKey, type Settings } from "../config/settings.js";
 import { isRouterError } from "../errors.js";
 import type { ModelDiagnosis } from "../models/diagnose-models.js";
+import type { ModelSettings } from "../models/model-settings.js";
 import type { EvidenceFloor } from "../store/evidence-floor.js";
 import type { ShareScale } from "../store/share-scale.js";
-import { DEFAULT_DB_PATH } from "../store/default-path.js";
 import { readMeta } from "../store/index-meta.js";
 import { countSkills } from "../store/skill-rows.js";
 import { countTexts, countVectors } from "../store/vectors.js";
 import { EXIT } from "./exit-codes.js";
 import { shareScaleBasis } from "./share-scale-basis.js";
-import { modelsDirOption } from "./models-dir-option.js";
 
 interface IndexReport {
   path: string;
@@ -31,7 +31,7 @@ interface IndexReport {
   error?: { code: string; message: string };
 }
 
-/** The settings `router serve` would run with given the same flags, environment and config file (secrets masked). */
+/** The settings `router serve` (and every other command) would run with given the same flags, environment and config file (secrets masked). */
 type ConfigReport = { file: string | null; settings: Record<SettingKey, unknown>; sources: Record<SettingKey, SettingSource> } | { error: { code: string; message: string } };
 
 interface DoctorReport {
@@ -46,25 +46,24 @@ interface DoctorReport {
 }
 
 export function doctorCommand(): Command {
-  const command = new Command("doctor")
-    .description(
-      `print the effective config (what \`router serve\` would use with the same flags, environment and --config; secrets masked), check the embedder (what auto picks and why), the model files, the reranker and the index; exits ${EXIT.FAILURE} when something would break routing`,
-    )
-    .addOption(modelsDirOption())
-    .option("--json", "print the report as JSON");
-  return addSettingOptions(command).action(async (options: Record<string, unknown> & { modelsDir: string; json?: boolean }) => {
-    const report = await buildReport(options, options.modelsDir);
-    process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
-    if (report.status === "problems") process.exitCode = EXIT.FAILURE;
-  });
+  const command = new Command("doctor").description(
+    `print the effective config (what \`router serve\` would use with the same flags, environment and --config; secrets masked), check the embedder (what auto picks and why), the model files, the reranker and the index; exits ${EXIT.FAILURE} when something would break routing`,
+  );
+  return addSettingOptions(command, [...SERVE_FLAGS, "modelsDir"])
+    .option("--json", "print the report as JSON")
+    .action(async (options: { json?: boolean }) => {
+      const report = await buildReport(command);
+      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+      if (report.status === "problems") process.exitCode = EXIT.FAILURE;
+    });
 }
 
-async function buildReport(options: Record<string, unknown>, modelsDir: string): Promise<DoctorReport> {
+async function buildReport(command: Command): Promise<DoctorReport> {
   const warnings: string[] = [];
   const problems: string[] = [];
-  const { config, db } = readConfig(options, warnings, problems);
+  const { config, db, modelSettings } = await readConfig(command, warnings, problems);
   const { diagnoseModels } = await import("../models/diagnose-models.js");
-  const models = await diagnoseModels({ modelsDir });
+  const models = await diagnoseModels(modelSettings);
   const index = await readIndex(db);
   const { hanGlossesAvailable } = await import("../text/han-gloss.js");
   const hanGlosses = hanGlossesAvailable();
@@ -79,22 +78,24 @@ async function buildReport(options: Record<string, unknown>, modelsDir: string):
   else {
     if (index.texts !== index.vectors) problems.push(`index has ${index.texts} texts but ${index.vectors} vectors: run \`router index\` again`);
     if (index.skills !== 0 && !index.routingDataCurrent) problems.push("index's routing data was written by an older skill-router: run `router index` again (nothing is embedded again)");
-    if (index.embedder && "id" in models.embedder && index.embedder !== models.embedder.id) warnings.push(...(await embedderChange(index.embedder, models.embedder.id, modelsDir, problems)));
+    if (index.embedder && "id" in models.embedder && index.embedder !== models.embedder.id) warnings.push(...(await embedderChange(index.embedder, models.embedder.id, modelSettings, problems)));
   }
   const status = problems.length > 0 ? "problems" : warnings.length > 0 ? "warnings" : "ok";
   return { status, config, models, hanGlosses, index, warnings, problems };
 }
 
-function readConfig(options: Record<string, unknown>, warnings: string[], problems: string[]): { config: ConfigReport; db: string } {
+/** The settings, or the problem with them; then the index and the models are checked with the flags alone. */
+async function readConfig(command: Command, warnings: string[], problems: string[]): Promise<{ config: ConfigReport; db: string; modelSettings: Partial<ModelSettings> }> {
   try {
-    const { settings, sources, configFile } = settingsFromOptions(options);
+    const { settings, sources, configFile } = await settingsOf(command);
     warnings.push(...settingWarnings(settings));
     for (const dir of settings.watch) if (!existsSync(dir)) problems.push(`watch: ${dir} does not exist`);
-    return { config: { file: configFile ?? null, settings: maskSecrets(settings), sources }, db: settings.db };
+    return { config: { file: configFile ?? null, settings: maskSecrets(settings), sources }, db: settings.db, modelSettings: modelOptions(settings) };
   } catch (error) {
     const reason = isRouterError(error) ? { code: error.code, message: error.message } : { code: "INVALID_ARGUMENT", message: String(error) };
     problems.push(`config: ${reason.message}`);
-    return { config: { error: reason }, db: typeof options.db === "string" ? options.db : DEFAULT_DB_PATH };
+    const flag = (name: string): string | undefined => command.getOptionValue(name);
+    return { config: { error: reason }, db: flag("db") ?? DEFAULT_SETTINGS.db, modelSettings: { modelsDir: flag("modelsDir") ?? DEFAULT_SETTINGS.modelsDir } };
   }
 }
 
@@ -107,10 +108,10 @@ function settingWarnings(settings: Settings): string[] {
 }
 
 /** The index was built by another embedder than `auto` picks now: fine until the next index run, unless it is gone. */
-async function embedderChange(indexEmbedder: string, current: string, modelsDir: string, problems: string[]): Promise<string[]> {
+async function embedderChange(indexEmbedder: string, current: string, modelSettings: Partial<ModelSettings>, problems: string[]): Promise<string[]> {
   const { planEmbedder } = await import("../models/create-embedder.js");
   try {
-    planEmbedder({ modelsDir, indexEmbedder });
+    planEmbedder({ ...modelSettings, indexEmbedder });
     return [`index built with ${indexEmbedder}, but ${current} is picked now: queries keep using ${indexEmbedder} until the next \`router index\` re-embeds every skill`];
   } catch (error) {
     problems.push(isRouterError(error) ? error.message : String(error));

@@ -1,9 +1,9 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { defaultEvalCacheDir } from "../eval/eval-cache-dir.js";
+import { modelOptions } from "../config/model-options.js";
+import { addSettingOptions, settingsOf } from "../config/setting-options.js";
 import type { EvalReport, SplitChoice } from "../eval/evaluate-file.js";
 import type { Failure } from "../eval/failures.js";
 import type { GateResult, Gates } from "../eval/gates.js";
-import { DEFAULT_DB_PATH } from "../store/default-path.js";
 import { EXIT } from "./exit-codes.js";
 import { parseShare } from "./number-arguments.js";
 import { indexProgress } from "./index-progress.js";
@@ -11,12 +11,10 @@ import { createProgress } from "./progress.js";
 import { addSplitOptions } from "./split-options.js";
 
 interface EvalCommandOptions extends Gates {
-  db?: string;
   skill?: string;
   split?: SplitChoice;
   testFraction: number;
   seed: string;
-  cache: string;
   json?: boolean;
   failures?: boolean;
   quiet?: boolean;
@@ -26,7 +24,8 @@ const HELP = `
 Formats:
   eval set        {"skills"?: [{name, description, queries?}], "cases": [{query, expected: name | null, candidates?}]}
                   (described in docs/evaluation.md). With "skills" and no --db, those skills are indexed into a cached
-                  temporary index (first run: about 1 s per 10 to 20 skills with the offline model; then instant).
+                  temporary index (first run: about 1 s per 10 to 20 skills with the offline model; then instant);
+                  ROUTER_DB, or db in the config file, is the index only for a set without "skills".
   trigger evals   [{"query": "...", "should_trigger": true | false}] (skill-creator's evals/trigger-evals.json),
                   with --skill <name>, against --db. The question per case is "was <name> injected?": a
                   should_trigger case that goes to another skill is a miss; a should-not case that goes to
@@ -42,15 +41,14 @@ Examples:
   router eval evals/trigger-evals.json --skill pdf-extract --db data/router.db --min-accuracy 0.9 --max-false-trigger 0.05`;
 
 export function evalCommand(): Command {
+  const command = new Command("eval")
+    .description("measure routing on labelled cases: top-1, recall@3, MRR, abstention, false triggers, calibration, latency")
+    .argument("<file>", "an eval set (the format above) or a skill-creator trigger-eval file");
   return addSplitOptions(
-    new Command("eval")
-      .description("measure routing on labelled cases: top-1, recall@3, MRR, abstention, false triggers, calibration, latency")
-      .argument("<file>", "an eval set (the format above) or a skill-creator trigger-eval file")
-      .addOption(new Option("--db <file>", `index to evaluate against (default: the eval set's own skills, else ROUTER_DB or ${DEFAULT_DB_PATH})`))
+    addSettingOptions(command, ["db", "evalCacheDir"])
       .option("--skill <name>", "the skill a trigger-eval file is about")
       .addOption(new Option("--split <part>", "which cases: test, train or all (default: test for eval sets, all for trigger evals)").choices(["test", "train", "all"])),
   )
-    .addOption(new Option("--cache <dir>", "where indexes of eval sets' skills are kept").default(defaultEvalCacheDir()))
     .option("--json", "print the report (metrics, gates, failures) as JSON")
     .option("--failures", "list every failure with its explanation")
     .addOption(new Option("--min-accuracy <share>", "top-1 accuracy on in-scope cases at least this (trigger evals: share of cases decided right)").argParser(parseShare))
@@ -63,7 +61,8 @@ export function evalCommand(): Command {
     .addOption(new Option("--max-p95-ms <ms>", "p95 routing latency at most this").argParser(parsePositive))
     .option("-q, --quiet", "no progress output")
     .addHelpText("after", HELP)
-    .action(async (file: string, options: EvalCommandOptions) => {
+    .action(async (file: string, options: EvalCommandOptions, command: Command) => {
+      const { settings, sources } = await settingsOf(command);
       const [{ evaluateFile }, { checkGates }, { listFailures }, { formatFailures, formatGates, formatReport }] = await Promise.all([
         import("../eval/evaluate-file.js"),
         import("../eval/gates.js"),
@@ -75,9 +74,10 @@ export function evalCommand(): Command {
       const routing = createProgress("routing", "cases", process.stderr, showProgress);
       const report = await evaluateFile({
         file,
-        ...(options.db ? { db: options.db } : {}),
-        fallbackDb: process.env["ROUTER_DB"] ?? DEFAULT_DB_PATH,
-        cacheDir: options.cache,
+        ...(sources.db === "flag" ? { db: settings.db } : {}),
+        fallbackDb: settings.db,
+        cacheDir: settings.evalCacheDir,
+        models: modelOptions(settings),
         ...(options.skill ? { skill: options.skill } : {}),
         ...(options.split ? { split: options.split } : {}),
         splitOptions: { testFraction: options.testFraction, seed: options.seed },

@@ -7,12 +7,13 @@ import { readManifests } from "../store/manifest-rows.js";
 import { servedRootPaths } from "../store/skill-location.js";
 import { getSkill, listSkills } from "../store/skill-rows.js";
 import type { Skill } from "../skills/types.js";
-import { dbOption } from "./db-option.js";
+import { llmOptions } from "../config/llm-options.js";
+import { modelOptions } from "../config/model-options.js";
+import { addSettingOptions, LLM_FLAGS, settingsOf } from "../config/setting-options.js";
+import type { Settings } from "../config/settings.js";
 import { formatSummary } from "./index-command.js";
-import { addLlmOptions, llmSettings, type LlmOptionValues } from "./llm-options.js";
 
-interface ExpandOptionValues extends LlmOptionValues {
-  db: string;
+interface ExpandOptionValues {
   export?: string;
   import?: string;
   skill?: string[];
@@ -20,37 +21,39 @@ interface ExpandOptionValues extends LlmOptionValues {
 }
 
 export function expandCommand(): Command {
-  const command = new Command("expand")
-    .description("let a batch API, another LLM or a person write manifests: --export writes one chat-completions request per skill (JSONL), --import loads the answers and updates the index")
-    .addOption(dbOption())
+  const command = new Command("expand").description(
+    "let a batch API, another LLM or a person write manifests: --export writes one chat-completions request per skill (JSONL), --import loads the answers and updates the index",
+  );
+  return addSettingOptions(command, ["db", ...LLM_FLAGS])
     .option("--export <file>", "write one self-contained request per skill (OpenAI Batch API input lines); needs --llm-model")
     .option("--import <file>", "load manifests (batch API output lines, or {name, manifest} lines) and re-index with them")
     .option("--skill <name...>", "with --export: only these skills")
-    .option("--json", "print the outcome as JSON");
-  return addLlmOptions(command, true).action(async (options: ExpandOptionValues) => {
-    if ((options.export === undefined) === (options.import === undefined)) {
-      throw createError("INVALID_ARGUMENT", "give exactly one of --export <file> or --import <file>");
-    }
-    if (options.export !== undefined) await exportRequests(options.export, options);
-    else await importResponses(options.import!, options);
-  });
+    .option("--json", "print the outcome as JSON")
+    .action(async (options: ExpandOptionValues, command: Command) => {
+      if ((options.export === undefined) === (options.import === undefined)) {
+        throw createError("INVALID_ARGUMENT", "give exactly one of --export <file> or --import <file>");
+      }
+      const { settings } = await settingsOf(command);
+      if (options.export !== undefined) await exportRequests(options.export, options, settings);
+      else await importResponses(options.import!, options, settings);
+    });
 }
 
-async function exportRequests(file: string, options: ExpandOptionValues): Promise<void> {
-  const model = options.llmModel?.trim();
+async function exportRequests(file: string, options: ExpandOptionValues, settings: Settings): Promise<void> {
+  const model = settings.llmModel?.trim();
   if (!model) throw createError("LLM_NOT_CONFIGURED", "--export needs the model the requests are for: --llm-model or ROUTER_LLM_MODEL");
   const { openIndexForRead } = await import("../store/database.js");
-  const db = openIndexForRead(options.db);
+  const db = openIndexForRead(settings.db);
   let skills: Skill[];
   let manifests: ReturnType<typeof readManifests>;
   try {
-    skills = listSkills(db).map((summary) => getSkill(db, summary.name)!);
+    skills = listSkills(db, settings.skillsRoot).map((summary) => getSkill(db, summary.name, settings.skillsRoot)!);
     manifests = readManifests(db);
   } finally {
     db.close();
   }
   const unknown = (options.skill ?? []).filter((name) => !skills.some((skill) => skill.name === name));
-  if (unknown.length > 0) throw createError("SKILL_NOT_FOUND", `No skill named ${unknown.map((name) => `"${name}"`).join(", ")} in ${options.db}`, { names: unknown });
+  if (unknown.length > 0) throw createError("SKILL_NOT_FOUND", `No skill named ${unknown.map((name) => `"${name}"`).join(", ")} in ${settings.db}`, { names: unknown });
   // Hand-written and example-query manifests win over any LLM's: asking for them would be paying for nothing.
   const selected = skills.filter((skill) => (options.skill ?? [skill.name]).includes(skill.name));
   const wanted = selected.filter((skill) => !["file", "examples"].includes(manifests.get(skill.id)?.source ?? ""));
@@ -67,7 +70,7 @@ async function exportRequests(file: string, options: ExpandOptionValues): Promis
   );
 }
 
-async function importResponses(file: string, options: ExpandOptionValues): Promise<void> {
+async function importResponses(file: string, options: ExpandOptionValues, settings: Settings): Promise<void> {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -82,25 +85,26 @@ async function importResponses(file: string, options: ExpandOptionValues): Promi
   for (const problem of problems) process.stderr.write(`note: ${problem}\n`);
 
   const { openIndexForRead } = await import("../store/database.js");
-  const db = openIndexForRead(options.db);
+  const db = openIndexForRead(settings.db);
   let roots: string[];
   let known: Set<string>;
   try {
     // Where the skills are now: ROUTER_SKILLS_ROOT re-bases an index that moved (see store/skill-location.ts).
-    roots = servedRootPaths(readRoots(db));
+    roots = servedRootPaths(readRoots(db), settings.skillsRoot);
     known = new Set(listSkills(db).flatMap((skill) => [skill.name, skill.id]));
   } finally {
     db.close();
   }
-  for (const key of imports.keys()) if (!known.has(key)) process.stderr.write(`note: no skill "${key}" in ${options.db}; its manifest is ignored\n`);
-  if (roots.length === 0) throw createError("INDEX_NOT_FOUND", `${options.db} has no indexed paths: run \`router index <path>\` first`);
+  for (const key of imports.keys()) if (!known.has(key)) process.stderr.write(`note: no skill "${key}" in ${settings.db}; its manifest is ignored\n`);
+  if (roots.length === 0) throw createError("INDEX_NOT_FOUND", `${settings.db} has no indexed paths: run \`router index <path>\` first`);
 
   // The import is an index run of the same paths: manifests, texts and vectors change together, in one transaction.
   const { runIndex } = await import("../indexer/run-index.js");
   const summary = await runIndex({
     paths: roots,
-    db: options.db,
-    expansion: { expander: options.expander, llm: options.expander === "heuristic" ? undefined : llmSettings(options), imports, onNotice: (message) => process.stderr.write(`note: ${message}\n`) },
+    db: settings.db,
+    models: modelOptions(settings),
+    expansion: { expander: settings.expander, llm: llmOptions(settings), imports, onNotice: (message) => process.stderr.write(`note: ${message}\n`) },
   });
   process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : `Imported ${summary.expansion.sources.import} manifests from ${file}\n${formatSummary(summary, false)}`);
 }

@@ -1,13 +1,13 @@
 import { Command, Option } from "commander";
 import { DEFAULT_MIN_ROUTED } from "../fit/fit-params.js";
 import type { FitIndexReport } from "../fit/fit-index.js";
-import { dbOption } from "./db-option.js";
+import { modelOptions } from "../config/model-options.js";
+import { addSettingOptions, settingsOf } from "../config/setting-options.js";
 import { parseFraction } from "./number-arguments.js";
 import { createProgress } from "./progress.js";
 import { addSplitOptions } from "./split-options.js";
 
 interface FitOptions {
-  db: string;
   testFraction: number;
   seed: string;
   all?: boolean;
@@ -18,16 +18,19 @@ interface FitOptions {
 
 export function fitCommand(): Command {
   return addSplitOptions(
-    new Command("fit")
-      .description("learn the ranking weights, in-scope model and threshold, margin and per-skill thresholds from labelled cases, and store them in the index")
-      .argument("<eval-set>", "labelled cases in the eval-set format (cases with expected skill names or null)")
-      .addOption(dbOption()),
+    addSettingOptions(
+      new Command("fit")
+        .description("learn the ranking weights, in-scope model and threshold, margin and per-skill thresholds from labelled cases, and store them in the index")
+        .argument("<eval-set>", "labelled cases in the eval-set format (cases with expected skill names or null)"),
+      ["db"],
+    ),
   )
     .option("--all", "fit on every case (nothing held out, so nothing to report on)")
     .addOption(new Option("--min-routed <share>", "share of in-scope cases that must still be routed; abstention is maximised under it").default(DEFAULT_MIN_ROUTED).argParser(parseFraction))
     .option("--json", "print the report as JSON")
     .option("-q, --quiet", "no progress output")
-    .action(async (file: string, options: FitOptions) => {
+    .action(async (file: string, options: FitOptions, command: Command) => {
+      const { settings } = await settingsOf(command);
       const [{ readEvalSet }, { splitCases }, { fitIndex }] = await Promise.all([import("../eval/eval-set.js"), import("../eval/split.js"), import("../fit/fit-index.js")]);
       const set = readEvalSet(file);
       const split = { testFraction: options.testFraction, seed: options.seed };
@@ -39,7 +42,8 @@ export function fitCommand(): Command {
         evaluate: createProgress("routing held-out cases", "cases", process.stderr, showProgress),
       };
       const report = await fitIndex({
-        db: options.db,
+        db: settings.db,
+        models: modelOptions(settings),
         train,
         test,
         origin: `router fit ${file} (${train.length} training cases${options.all ? "" : `, split seed "${split.seed}", test fraction ${split.testFraction}`})`,
@@ -47,7 +51,7 @@ export function fitCommand(): Command {
         onProgress: (stage, done, total) => stages[stage].update(done, total),
       });
       for (const bar of Object.values(stages)) bar.finish();
-      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, options.db));
+      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, settings.db));
     });
 }
 

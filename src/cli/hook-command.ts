@@ -23,62 +23,65 @@ const MAX_STDIN_BYTES = 4 * 1024 * 1024;
  * on exit code 2 (the CLI's usage code), so nothing here is a usage error: bad values are reported and replaced.
  */
 export function hookCommand(): Command {
-  return new Command("hook")
-    .description("agent hook: reads the hook JSON on stdin and adds the routed skill's instructions to the prompt's context; never blocks the prompt")
-    .argument("[agent]", `which agent's hook protocol (${AGENTS.join(", ")})`)
-    .addOption(new Option("--url <url>", "where the router serves").env("ROUTER_URL"))
-    .addOption(new Option("--api-key <key>", "router API key (prefer the environment variable)").env("ROUTER_API_KEY"))
-    .addOption(new Option("--timeout <ms>", "longest wait for the router before letting the prompt through").default(String(DEFAULT_TIMEOUT_MS)))
-    .addOption(new Option("-k, --k <n>", "ranked skills to consider (and, with --multi, the most to inject)"))
-    .addOption(new Option("--threshold <p>", "in-scope threshold instead of the learned one"))
-    .option("--multi", "inject every skill above the threshold, up to k")
-    .addOption(new Option("--max-chars <n>", "most characters of context to add").default(String(DEFAULT_CONTEXT_CHARS)))
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .addHelpText(
-      "after",
-      `
+  return (
+    new Command("hook")
+      .description("agent hook: reads the hook JSON on stdin and adds the routed skill's instructions to the prompt's context; never blocks the prompt")
+      .argument("[agent]", `which agent's hook protocol (${AGENTS.join(", ")})`)
+      // The client reads ROUTER_URL and ROUTER_API_KEY by itself (src/client): the hook loads nothing more, not even the settings loader.
+      .addOption(new Option("--url <url>", "where the router serves (default: ROUTER_URL, else http://127.0.0.1:8787)"))
+      .addOption(new Option("--api-key <key>", "router API key (default: ROUTER_API_KEY, which keeps it out of `ps`)"))
+      .addOption(new Option("--timeout <ms>", "longest wait for the router before letting the prompt through").default(String(DEFAULT_TIMEOUT_MS)))
+      .addOption(new Option("-k, --k <n>", "ranked skills to consider (and, with --multi, the most to inject)"))
+      .addOption(new Option("--threshold <p>", "in-scope threshold instead of the learned one"))
+      .option("--multi", "inject every skill above the threshold, up to k")
+      .addOption(new Option("--max-chars <n>", "most characters of context to add").default(String(DEFAULT_CONTEXT_CHARS)))
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .addHelpText(
+        "after",
+        `
 Exit codes: 0 always, except 1 when the hook is miswired (unknown agent, stdin not hook JSON); never 2,
 which Claude Code reads as "block this prompt". A router that is down or slow lets the prompt through.
 
 .claude/settings.json:
   {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "router-hook claude-code", "timeout": 10}]}]}}`,
-    )
-    .action(async (agent: string | undefined, options: HookOptions, command: Command) => {
-      const warn = (message: string) => process.stderr.write(`skill-router hook: ${message}\n`);
-      if (agent === undefined || !AGENTS.includes(agent)) {
-        warn(`${agent === undefined ? "name the agent" : `unknown agent "${agent}"`}: router hook ${AGENTS.join("|")}`);
-        process.exitCode = 1;
-        return;
-      }
-      if (command.args.length > 1) warn(`ignored: ${command.args.slice(1).join(" ")}`);
-      if (process.stdin.isTTY) {
-        warn("pipe the hook's JSON input on stdin (Claude Code does this)");
-        process.exitCode = 1;
-        return;
-      }
-      const number = (name: string, value: string | undefined, min: number, max: number, fallback?: number): number | undefined => {
-        if (value === undefined) return fallback;
-        const parsed = Number(value);
-        if (parsed >= min && parsed <= max) return parsed;
-        warn(`--${name} ${value} is not a number from ${min} to ${max}; using ${fallback ?? "the router's default"}`);
-        return fallback;
-      };
-      const k = number("k", options.k, 1, 50);
-      const threshold = number("threshold", options.threshold, 0, 1);
-      const client = createRouterClient({
-        ...(options.url ? { url: options.url } : {}),
-        ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-        timeoutMs: Math.round(number("timeout", options.timeout, 1, 600_000, DEFAULT_TIMEOUT_MS)!),
-      });
-      const run = await runClaudeCodeHook(await readStdin(), client, {
-        route: { ...(k !== undefined ? { k: Math.round(k) } : {}), ...(threshold !== undefined ? { threshold } : {}), ...(options.multi ? { multi: true } : {}) },
-        maxChars: Math.round(number("max-chars", options.maxChars, 1000, 1_000_000, DEFAULT_CONTEXT_CHARS)!),
-      });
-      if (run.stdout) process.stdout.write(`${run.stdout}\n`);
-      if (run.note) warn(run.note);
-      process.exitCode = run.exitCode;
-    });
+      )
+      .action(async (agent: string | undefined, options: HookOptions, command: Command) => {
+        const warn = (message: string) => process.stderr.write(`skill-router hook: ${message}\n`);
+        if (agent === undefined || !AGENTS.includes(agent)) {
+          warn(`${agent === undefined ? "name the agent" : `unknown agent "${agent}"`}: router hook ${AGENTS.join("|")}`);
+          process.exitCode = 1;
+          return;
+        }
+        if (command.args.length > 1) warn(`ignored: ${command.args.slice(1).join(" ")}`);
+        if (process.stdin.isTTY) {
+          warn("pipe the hook's JSON input on stdin (Claude Code does this)");
+          process.exitCode = 1;
+          return;
+        }
+        const number = (name: string, value: string | undefined, min: number, max: number, fallback?: number): number | undefined => {
+          if (value === undefined) return fallback;
+          const parsed = Number(value);
+          if (parsed >= min && parsed <= max) return parsed;
+          warn(`--${name} ${value} is not a number from ${min} to ${max}; using ${fallback ?? "the router's default"}`);
+          return fallback;
+        };
+        const k = number("k", options.k, 1, 50);
+        const threshold = number("threshold", options.threshold, 0, 1);
+        const client = createRouterClient({
+          ...(options.url ? { url: options.url } : {}),
+          ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+          timeoutMs: Math.round(number("timeout", options.timeout, 1, 600_000, DEFAULT_TIMEOUT_MS)!),
+        });
+        const run = await runClaudeCodeHook(await readStdin(), client, {
+          route: { ...(k !== undefined ? { k: Math.round(k) } : {}), ...(threshold !== undefined ? { threshold } : {}), ...(options.multi ? { multi: true } : {}) },
+          maxChars: Math.round(number("max-chars", options.maxChars, 1000, 1_000_000, DEFAULT_CONTEXT_CHARS)!),
+        });
+        if (run.stdout) process.stdout.write(`${run.stdout}\n`);
+        if (run.note) warn(run.note);
+        process.exitCode = run.exitCode;
+      })
+  );
 }
 
 async function readStdin(): Promise<string> {

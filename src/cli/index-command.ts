@@ -3,10 +3,11 @@ import type { IndexSummary } from "../indexer/run-index.js";
 import type { EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import type { ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
 import type { SkillProblem } from "../skills/types.js";
-import { dbOption } from "./db-option.js";
+import { llmOptions } from "../config/llm-options.js";
+import { modelOptions } from "../config/model-options.js";
+import { addSettingOptions, LLM_FLAGS, settingsOf } from "../config/setting-options.js";
 import { shareScaleBasis } from "./share-scale-basis.js";
 import { EXIT } from "./exit-codes.js";
-import { addLlmOptions, llmSettings, type LlmOptionValues } from "./llm-options.js";
 import { indexProgress } from "./index-progress.js";
 
 const LISTED_WARNINGS = 10;
@@ -14,8 +15,8 @@ const LISTED_WARNINGS = 10;
 export function indexCommand(): Command {
   const command = new Command("index")
     .description("read skills (SKILL.md / skill.md folders, tool .json files, .zip archives) into the index; the index mirrors the given paths")
-    .argument("<path...>", "skill folders or files to index")
-    .addOption(dbOption())
+    .argument("<path...>", "skill folders or files to index");
+  return addSettingOptions(command, ["db", ...LLM_FLAGS])
     .option("--json", "print the summary as JSON")
     .option(
       "--strict",
@@ -24,21 +25,22 @@ export function indexCommand(): Command {
     .option("--allow-empty", "accept a run that finds no skills (empties the index)")
     .option("--recalibrate", "measure the evidence floor and the share scale again even if no skill changed (a new release of the router does so by itself)")
     .option("-v, --verbose", "list every warning and every ignored file")
-    .option("-q, --quiet", "no progress output");
-  return addLlmOptions(command, true).action(
-    async (paths: string[], options: LlmOptionValues & { db: string; json?: boolean; strict?: boolean; allowEmpty?: boolean; recalibrate?: boolean; verbose?: boolean; quiet?: boolean }) => {
+    .option("-q, --quiet", "no progress output")
+    .action(async (paths: string[], options: { json?: boolean; strict?: boolean; allowEmpty?: boolean; recalibrate?: boolean; verbose?: boolean; quiet?: boolean }, command: Command) => {
+      const { settings } = await settingsOf(command);
       const showProgress = !options.quiet && !options.json;
       const progress = indexProgress(showProgress);
       const { runIndex } = await import("../indexer/run-index.js");
       const summary = await runIndex({
         paths,
-        db: options.db,
+        db: settings.db,
         strict: options.strict ?? false,
         allowEmpty: options.allowEmpty ?? false,
         recalibrate: options.recalibrate ?? false,
+        models: modelOptions(settings),
         expansion: {
-          expander: options.expander,
-          llm: options.expander === "heuristic" ? undefined : llmSettings(options),
+          expander: settings.expander,
+          llm: llmOptions(settings),
           onNotice: (message) => process.stderr.write(`${showProgress && process.stderr.isTTY ? "\n" : ""}note: ${message}\n`),
         },
         onProgress: progress.onProgress,
@@ -46,8 +48,7 @@ export function indexCommand(): Command {
       progress.finish();
       process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, options.verbose ?? false));
       if (options.strict && summary.invalid.length > 0) process.exitCode = EXIT.INVALID_SKILLS;
-    },
-  );
+    });
 }
 
 export function formatSummary(summary: IndexSummary, verbose: boolean): string {

@@ -1,60 +1,64 @@
 import { Command, Option } from "commander";
 import type { SkillSource } from "../mcp/skill-source.js";
 import { VERSION } from "../version.js";
-import { dbOption } from "./db-option.js";
+import { modelOptions } from "../config/model-options.js";
+import { addSettingOptions, settingsOf } from "../config/setting-options.js";
 
 const ANSWER_GRACE_MS = 5_000;
 // One JSON-RPC message: a query of 8,000 characters is at most a few tens of kilobytes.
 const MAX_LINE_BYTES = 1024 * 1024;
 
 interface McpOptions {
-  db: string;
   url?: string;
   apiKey?: string;
 }
 
 export function mcpCommand(): Command {
-  return new Command("mcp")
-    .description("serve the router to MCP clients over stdio: tools find_skill(query) and read_skill(name)")
-    .addOption(dbOption())
-    .addOption(new Option("--url <url>", "use a running `router serve` instead of opening the index in this process"))
-    .addOption(new Option("--api-key <key>", "API key of the router at --url (prefer the environment variable)").env("ROUTER_API_KEY"))
-    .addHelpText(
-      "after",
-      `
+  return (
+    addSettingOptions(new Command("mcp").description("serve the router to MCP clients over stdio: tools find_skill(query) and read_skill(name)"), ["db"])
+      .addOption(new Option("--url <url>", "use a running `router serve` instead of opening the index in this process"))
+      // The client sends ROUTER_API_KEY by itself (src/client): the flag only overrides it.
+      .addOption(new Option("--api-key <key>", "API key of the router at --url (default: ROUTER_API_KEY, which keeps it out of `ps`)"))
+      .addHelpText(
+        "after",
+        `
 stdout carries only MCP messages; logs go to stderr. Exit codes: 0 when the client closes stdin,
 3 when the index does not exist, 1 when it cannot be loaded.
 
 Claude Code:     claude mcp add skill-router -- router mcp --db /abs/path/router.db
 Any MCP client:  {"mcpServers": {"skill-router": {"command": "router", "args": ["mcp", "--db", "/abs/path/router.db"]}}}`,
-    )
-    .action(async (options: McpOptions) => {
-      // The protocol owns stdout: a stray console.log from any library would corrupt the stream.
-      console.log = console.info = console.debug = console.error;
-      const [{ StdioServerTransport }, { createRouterClient }, { AnsweringTransport }, { boundedLines }, { createMcpServer }, { localSkillSource, remoteSkillSource }] = await Promise.all([
-        import("@modelcontextprotocol/sdk/server/stdio.js"),
-        import("../client/router-client.js"),
-        import("../mcp/answering-transport.js"),
-        import("../mcp/bounded-lines.js"),
-        import("../mcp/mcp-server.js"),
-        import("../mcp/skill-source.js"),
-      ]);
-      const source: SkillSource = options.url ? remoteSkillSource(createRouterClient({ url: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}) })) : await localSkillSource(options.db);
-      const server = createMcpServer(source, VERSION);
-      const transport = new AnsweringTransport(new StdioServerTransport(process.stdin.pipe(boundedLines(MAX_LINE_BYTES)), process.stdout));
-      await server.connect(transport);
-      process.stderr.write(`skill-router MCP server on stdio, reading the ${source.origin}\n`);
-      await new Promise<void>((resolve) => {
-        process.stdin.once("end", resolve);
-        process.stdin.once("close", resolve);
-        // The transport may close on its own (stdout gone, say): then there is nobody left to answer.
-        transport.closed().then(resolve);
-        process.once("SIGINT", resolve);
-        process.once("SIGTERM", resolve);
-      });
-      // A cancelled request gets no answer: wait for the others a bounded time.
-      await Promise.race([transport.answered(), new Promise((resolve) => setTimeout(resolve, ANSWER_GRACE_MS).unref())]);
-      await server.close();
-      await source.close();
-    });
+      )
+      .action(async (options: McpOptions, command: Command) => {
+        const { settings } = await settingsOf(command);
+        // The protocol owns stdout: a stray console.log from any library would corrupt the stream.
+        console.log = console.info = console.debug = console.error;
+        const [{ StdioServerTransport }, { createRouterClient }, { AnsweringTransport }, { boundedLines }, { createMcpServer }, { localSkillSource, remoteSkillSource }] = await Promise.all([
+          import("@modelcontextprotocol/sdk/server/stdio.js"),
+          import("../client/router-client.js"),
+          import("../mcp/answering-transport.js"),
+          import("../mcp/bounded-lines.js"),
+          import("../mcp/mcp-server.js"),
+          import("../mcp/skill-source.js"),
+        ]);
+        const source: SkillSource = options.url
+          ? remoteSkillSource(createRouterClient({ url: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}) }))
+          : await localSkillSource(settings.db, { models: modelOptions(settings), skillsRoot: settings.skillsRoot });
+        const server = createMcpServer(source, VERSION);
+        const transport = new AnsweringTransport(new StdioServerTransport(process.stdin.pipe(boundedLines(MAX_LINE_BYTES)), process.stdout));
+        await server.connect(transport);
+        process.stderr.write(`skill-router MCP server on stdio, reading the ${source.origin}\n`);
+        await new Promise<void>((resolve) => {
+          process.stdin.once("end", resolve);
+          process.stdin.once("close", resolve);
+          // The transport may close on its own (stdout gone, say): then there is nobody left to answer.
+          transport.closed().then(resolve);
+          process.once("SIGINT", resolve);
+          process.once("SIGTERM", resolve);
+        });
+        // A cancelled request gets no answer: wait for the others a bounded time.
+        await Promise.race([transport.answered(), new Promise((resolve) => setTimeout(resolve, ANSWER_GRACE_MS).unref())]);
+        await server.close();
+        await source.close();
+      })
+  );
 }

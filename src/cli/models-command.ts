@@ -2,7 +2,7 @@ import { Command, Option } from "commander";
 import { createError } from "../errors.js";
 import { findCatalogueModel, inspectModelFiles, MODEL_CATALOGUE, MODEL_DTYPES, type CatalogueModel, type ModelDtype } from "../models/model-catalogue.js";
 import type { PulledFile } from "../models/pull-model.js";
-import { modelsDirOption } from "./models-dir-option.js";
+import { addSettingOptions, settingsOf } from "../config/setting-options.js";
 import { createProgress, type Progress } from "./progress.js";
 
 const PROGRESS_MIN_BYTES = 1 << 20;
@@ -18,14 +18,13 @@ export function modelsCommand(): Command {
 }
 
 function listCommand(): Command {
-  return new Command("list")
-    .description("show each model, where its files go and which are present")
-    .addOption(modelsDirOption())
+  return addSettingOptions(new Command("list").description("show each model, where its files go and which are present"), ["modelsDir"])
     .option("--json", "print JSON")
-    .action(async (options: { modelsDir: string; json?: boolean }) => {
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { settings } = await settingsOf(command);
       const { USE_LITE } = await import("../models/use-lite-embedder.js");
       const rows = Object.values(MODEL_CATALOGUE).map((model) => {
-        const files = inspectModelFiles(options.modelsDir, model);
+        const files = inspectModelFiles(settings.modelsDir, model);
         return { name: model.name, repo: model.repo, role: model.role, folder: files.folder, dtype: files.dtype ?? null, found: files.found, missing: files.missing };
       });
       if (options.json) {
@@ -41,22 +40,20 @@ function listCommand(): Command {
 }
 
 function pullCommand(): Command {
-  return new Command("pull")
-    .description("download model files (ONNX, tokenizer, config) from the Hugging Face hub, checking sizes and hashes")
-    .argument(
-      "[name]",
-      `${MODEL_NAMES}, default (${DEFAULT_SET.map((model) => model.name).join(" and ")}) or all (or a repository: ${Object.values(MODEL_CATALOGUE)
-        .map((model) => model.repo)
-        .join(", ")})`,
-      "default",
-    )
-    .addOption(modelsDirOption())
+  const command = new Command("pull").description("download model files (ONNX, tokenizer, config) from the Hugging Face hub, checking sizes and hashes").argument(
+    "[name]",
+    `${MODEL_NAMES}, default (${DEFAULT_SET.map((model) => model.name).join(" and ")}) or all (or a repository: ${Object.values(MODEL_CATALOGUE)
+      .map((model) => model.repo)
+      .join(", ")})`,
+    "default",
+  );
+  return addSettingOptions(command, ["modelsDir", "hubEndpoint"])
     .addOption(new Option("--dtype <dtype>", "which ONNX export").choices(MODEL_DTYPES).default("q8"))
     .option("--revision <revision>", "hub branch, tag or commit", "main")
-    .addOption(new Option("--endpoint <url>", "hub address (a mirror)").env("HF_ENDPOINT"))
     .option("--json", "print the result as JSON")
     .option("-q, --quiet", "no progress output")
-    .action(async (name: string, options: { modelsDir: string; dtype: ModelDtype; revision: string; endpoint?: string; json?: boolean; quiet?: boolean }) => {
+    .action(async (name: string, options: { dtype: ModelDtype; revision: string; json?: boolean; quiet?: boolean }, command: Command) => {
+      const { settings } = await settingsOf(command);
       const { pullModel } = await import("../models/pull-model.js");
       const models = name === "all" ? Object.values(MODEL_CATALOGUE) : name === "default" ? DEFAULT_SET : [findCatalogueModel(name) ?? unknownModel(name)];
       const results: { model: string; repo: string; folder: string; files: PulledFile[] }[] = [];
@@ -65,9 +62,10 @@ function pullCommand(): Command {
         const files = await pullModel({
           model,
           dtype: options.dtype,
-          modelsDir: options.modelsDir,
+          modelsDir: settings.modelsDir,
           revision: options.revision,
-          ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+          endpoint: settings.hubEndpoint,
+          ...(settings.hubToken ? { token: settings.hubToken } : {}),
           onProgress: ({ file, done, total }) => {
             // Config and tokenizer files arrive in an instant; only the model file is worth a progress line.
             if (total < PROGRESS_MIN_BYTES) return;
@@ -77,7 +75,7 @@ function pullCommand(): Command {
           },
         });
         for (const bar of bars.values()) bar.finish();
-        results.push({ model: model.name, repo: model.repo, folder: inspectModelFiles(options.modelsDir, model, options.dtype).folder, files });
+        results.push({ model: model.name, repo: model.repo, folder: inspectModelFiles(settings.modelsDir, model, options.dtype).folder, files });
       }
       if (options.json) {
         process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

@@ -1,13 +1,13 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K } from "../contract/limits.js";
 import type { NoneReason, RankedSkill, RouteResult } from "../contract/route.js";
-import { dbOption } from "./db-option.js";
+import { modelOptions } from "../config/model-options.js";
+import { addSettingOptions, settingsOf } from "../config/setting-options.js";
 import { parseShare } from "./number-arguments.js";
 import { missingEvidence, nearMissNamed, notRetrieved } from "../contract/missing-evidence.js";
 import { matchedTerms } from "../contract/matched-terms.js";
 
 interface RouteCommandOptions {
-  db: string;
   json?: boolean;
   k: number;
   threshold?: number;
@@ -19,10 +19,10 @@ interface RouteCommandOptions {
 }
 
 export function routeCommand(): Command {
-  return new Command("route")
+  const command = new Command("route")
     .description("route one message: which skill to inject, or none, and why")
-    .argument("<query>", "the user's message; $name in it, or /name opening it, calls that skill (quote $name with single quotes in a shell)")
-    .addOption(dbOption())
+    .argument("<query>", "the user's message; $name in it, or /name opening it, calls that skill (quote $name with single quotes in a shell)");
+  return addSettingOptions(command, ["db"])
     .option("--json", "print the full result as JSON (the same shape as POST /route)")
     .addOption(new Option("-k, --k <n>", `ranked skills to show (at most ${MAX_K})`).default(DEFAULT_K).argParser(parseK))
     .addOption(new Option("--threshold <p>", "in-scope threshold to use instead of the learned one").argParser(parseShare))
@@ -31,9 +31,10 @@ export function routeCommand(): Command {
     .addOption(new Option("--context <message>", `an earlier message of the conversation (repeatable up to ${MAX_CONTEXT_MESSAGES} times, oldest first)`).default([]).argParser(collectContext))
     .option("--multi", "inject every skill above the threshold, up to k")
     .option("--body", "also print what would be injected")
-    .action(async (query: string, options: RouteCommandOptions) => {
+    .action(async (query: string, options: RouteCommandOptions, command: Command) => {
+      const { settings } = await settingsOf(command);
       const { createRouter } = await import("../route/router.js");
-      const router = await createRouter({ db: options.db });
+      const router = await createRouter({ db: settings.db, models: modelOptions(settings), skillsRoot: settings.skillsRoot });
       try {
         const result = await router.route(query, {
           k: options.k,

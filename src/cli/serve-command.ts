@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { addSettingOptions, settingsFromOptions } from "../config/setting-options.js";
+import { addSettingOptions, SERVE_FLAGS, settingsOf } from "../config/setting-options.js";
 import { isLoopback, maskSecrets } from "../config/settings.js";
 import { EXIT } from "./exit-codes.js";
 
@@ -9,14 +9,14 @@ export function serveCommand(): Command {
       "Settings come from flags, then ROUTER_* variables, then --config FILE, then defaults; the API key only from ROUTER_API_KEY or the config file, never a flag. " +
       "SIGTERM or SIGINT drains in-flight requests, a second one exits at once.",
   );
-  return addSettingOptions(command).action(async (options: Record<string, unknown>) => {
-    const { settings, sources, configFile } = settingsFromOptions(options);
+  return addSettingOptions(command, SERVE_FLAGS).action(async () => {
+    const { settings, sources, configFile } = await settingsOf(command);
     const [{ createLogger }, { startServer }, { collectGarbageSooner }] = await Promise.all([import("../server/logger.js"), import("../server/serve.js"), import("../server/serving-heap.js")]);
     collectGarbageSooner();
     const logger = createLogger(settings.logLevel);
     logger.info({ event: "config", config: maskSecrets(settings), sources, config_file: configFile ?? null }, "starting");
     if (!isLoopback(settings.host) && !settings.apiKey) logger.warn({ event: "config", host: settings.host }, "listening beyond loopback without an API key (set ROUTER_API_KEY)");
-    const server = await startServer({ ...settings, logger });
+    const server = await startServer({ ...settings, logger, ...(configFile ? { configFile } : {}) });
     logger.info({ event: "listening", url: server.url, db: settings.db }, "listening; loading the index and models");
 
     let stopping = false;

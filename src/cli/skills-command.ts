@@ -1,19 +1,18 @@
 import { Command } from "commander";
 import { toSkillSummary } from "../contract/skill-wire.js";
 import { listSkills } from "../store/skill-rows.js";
-import { dbOption } from "./db-option.js";
+import { addSettingOptions, settingsOf } from "../config/setting-options.js";
 
 export function skillsCommand(): Command {
-  return new Command("skills")
-    .description("list the indexed skills")
-    .addOption(dbOption())
+  return addSettingOptions(new Command("skills").description("list the indexed skills"), ["db"])
     .option("--json", "print JSON (the same shape as GET /skills)")
-    .action(async (options: { db: string; json?: boolean }) => {
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { settings } = await settingsOf(command);
       // SQLite loads only when a command reads an index, never for --help.
       const { openIndexForRead } = await import("../store/database.js");
-      const db = openIndexForRead(options.db);
+      const db = openIndexForRead(settings.db);
       try {
-        const skills = listSkills(db);
+        const skills = listSkills(db, settings.skillsRoot);
         if (options.json) {
           process.stdout.write(`${JSON.stringify(skills.map(toSkillSummary), null, 2)}\n`);
           return;
@@ -26,7 +25,7 @@ export function skillsCommand(): Command {
           const description = skill.description.replace(/\s+/g, " ");
           process.stdout.write(`${head}${description.length > room ? `${description.slice(0, room - 1)}…` : description}\n`);
         }
-        process.stderr.write(`${skills.length} skills in ${options.db}\n`);
+        process.stderr.write(`${skills.length} skills in ${settings.db}\n`);
       } finally {
         db.close();
       }

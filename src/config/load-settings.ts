@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { createError } from "../errors.js";
-import { DEFAULT_SETTINGS, SETTING_KEYS, SETTINGS, settingsSchema, type SettingKey, type Settings } from "./settings.js";
+import { settingsSchema } from "./settings-schema.js";
+import { defaultSettings, SETTING_KEYS, SETTINGS, type Environment, type SettingKey, type Settings } from "./settings.js";
 import { parseSettingText } from "./setting-text.js";
 
 export type SettingSource = "default" | "file" | "env" | "flag";
@@ -18,10 +19,14 @@ export interface EffectiveSettings {
 export interface SettingInputs {
   /** Values from command-line flags (already parsed), keyed by setting; `config` names the config file. */
   flags?: Partial<Settings> & { config?: string };
-  env?: NodeJS.ProcessEnv;
+  /** The process's environment unless given (tests give their own). */
+  env?: Environment;
 }
 
-/** Flags beat the environment, which beats the config file (`--config` or ROUTER_CONFIG), which beats the defaults. */
+/**
+ * The one way every command reads its settings: flags beat the environment, which beats the config file (`--config`
+ * or ROUTER_CONFIG), which beats the defaults. The only reader of process.env in src/ (a lint rule keeps it so).
+ */
 export function loadSettings({ flags = {}, env = process.env }: SettingInputs = {}): EffectiveSettings {
   const { config, ...flagValues } = flags;
   const configFile = config ?? (env.ROUTER_CONFIG || undefined);
@@ -30,7 +35,7 @@ export function loadSettings({ flags = {}, env = process.env }: SettingInputs = 
     ["env", fromEnv(env)],
     ["flag", Object.fromEntries(Object.entries(flagValues).filter(([, value]) => value !== undefined))],
   ];
-  const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  const merged: Record<string, unknown> = { ...defaultSettings(env) };
   const sources = Object.fromEntries(SETTING_KEYS.map((key) => [key, "default"])) as Record<SettingKey, SettingSource>;
   for (const [source, values] of layers) {
     for (const [key, value] of Object.entries(values)) {
@@ -61,19 +66,29 @@ function readConfigFile(file: string): Partial<Settings> {
   const parsed = settingsSchema.partial().safeParse(data);
   if (!parsed.success) throw invalid(parsed.error, (key) => `${key} in ${file}`);
   const folder = path.dirname(path.resolve(file));
-  const values: Partial<Settings> = parsed.data;
-  if (values.db !== undefined) values.db = path.resolve(folder, values.db);
-  if (values.watch !== undefined) values.watch = values.watch.map((dir) => path.resolve(folder, dir));
-  return values;
+  const values: Record<string, unknown> = parsed.data;
+  // An empty entry of skillsRoot holds a root's position: it stays empty.
+  const resolve = (value: string) => (value === "" ? value : path.resolve(folder, value));
+  for (const key of SETTING_KEYS.filter((key) => SETTINGS[key].path && values[key] !== undefined)) {
+    const value = values[key] as string | string[];
+    values[key] = Array.isArray(value) ? value.map(resolve) : resolve(value);
+  }
+  return values as Partial<Settings>;
 }
 
-function fromEnv(env: NodeJS.ProcessEnv): Partial<Settings> {
+/** YAML's parser, loaded only for a YAML config file: most commands run without one, and it takes tens of ms to load. */
+function parseYaml(text: string): unknown {
+  return (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(text);
+}
+
+function fromEnv(env: Environment): Partial<Settings> {
   const values: Record<string, unknown> = {};
   for (const key of SETTING_KEYS) {
-    const text = env[SETTINGS[key].env];
+    const name = SETTINGS[key].env;
+    const text = name === undefined ? undefined : env[name];
     if (text === undefined || text === "") continue;
     const value = parseSettingText(SETTINGS[key].kind, text);
-    if (value === undefined) throw createError("INVALID_ARGUMENT", `${SETTINGS[key].env} must be ${describeKind(key)}; got "${text}"`, { setting: key });
+    if (value === undefined) throw createError("INVALID_ARGUMENT", `${name} must be ${describeKind(key)}; got "${text}"`, { setting: key });
     values[key] = value;
   }
   return values as Partial<Settings>;
@@ -81,13 +96,13 @@ function fromEnv(env: NodeJS.ProcessEnv): Partial<Settings> {
 
 function describeKind(key: SettingKey): string {
   const kind = SETTINGS[key].kind;
-  return kind === "integer" ? "a whole number" : kind === "boolean" ? "true or false (also 1/0, yes/no)" : "text";
+  return kind === "integer" ? "a whole number" : kind === "boolean" ? "true or false (also 1/0, yes/no, on/off)" : "text";
 }
 
 /** Names a setting the way its source spells it: the flag, the variable, or the key in the file. */
 function where(key: SettingKey, source: SettingSource, configFile: string | undefined): string {
   if (source === "flag") return SETTINGS[key].flag!.split(" ")[0]!;
-  if (source === "env") return SETTINGS[key].env;
+  if (source === "env") return SETTINGS[key].env!;
   if (source === "file") return `${key} in ${configFile}`;
   return key;
 }

@@ -1,38 +1,69 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { loadSettings, type EffectiveSettings } from "./load-settings.js";
+import type { EffectiveSettings } from "./load-settings.js";
 import { DEFAULT_SETTINGS, SETTING_KEYS, SETTINGS, type SettingKey, type Settings } from "./settings.js";
 import { parseSettingText } from "./setting-text.js";
 
+/** The settings `router serve` takes as flags (and `router doctor`, which shows what serve would run with). */
+export const SERVE_FLAGS: SettingKey[] = [
+  "db",
+  "host",
+  "port",
+  "metricsPublic",
+  "corsOrigins",
+  "maxBodyBytes",
+  "requestTimeoutMs",
+  "shutdownGraceMs",
+  "reloadIntervalMs",
+  "watch",
+  "watchDebounceMs",
+  "logLevel",
+  "decisionLog",
+  "explorer",
+  "tieBreak",
+  "embedWorkers",
+  "embedMaxBatch",
+  "embedBatchWindowMs",
+];
+/** The flags of the commands that may ask an LLM for manifests. */
+export const LLM_FLAGS: SettingKey[] = ["expander", "llmModel", "llmBaseUrl", "llmConcurrency", "llmTimeoutMs", "llmRetries"];
+
 /**
- * Adds `--config` and one flag per setting. The flags carry no commander defaults or env bindings: the
+ * Adds `--config` and the flags of these settings. The flags carry no commander defaults or env bindings: the
  * precedence (flags > env > file > defaults) is applied by loadSettings, and the help text names both.
  */
-export function addSettingOptions(command: Command): Command {
+export function addSettingOptions(command: Command, flags: SettingKey[]): Command {
   command.addOption(new Option("--config <file>", "config file, JSON or YAML (env ROUTER_CONFIG)"));
-  for (const key of SETTING_KEYS) {
+  for (const key of flags) {
     const info = SETTINGS[key];
-    if (!info.flag) continue;
-    const fallback = DEFAULT_SETTINGS[key];
-    const shown = Array.isArray(fallback) ? (fallback.length > 0 ? fallback.join(",") : "none") : String(fallback);
-    const option = new Option(info.flag, `${info.description} (env ${info.env}, default ${shown})`);
+    const option = new Option(info.flag!, `${info.description} (${[...(info.env ? [`env ${info.env}`] : []), `default ${shownDefault(key)}`].join(", ")})`);
     // Variadic flags (`--watch a b`) arrive as arrays already; other lists are comma-separated like their variables.
-    if (info.kind === "integer" || (info.kind === "list" && !info.flag.includes("..."))) option.argParser((text: string) => parsed(key, text));
+    if (info.kind === "integer" || (info.kind === "list" && !info.flag!.includes("..."))) option.argParser((text: string) => parsed(key, text));
     command.addOption(option);
   }
   return command;
 }
 
-/** The effective settings for the flags commander parsed. */
-export function settingsFromOptions(options: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): EffectiveSettings {
+/**
+ * The effective settings of a command: the setting flags given on its command line, then the environment and the
+ * config file. The loader (zod, yaml) loads here, when a command runs, not for its --help.
+ */
+export async function settingsOf(command: Command): Promise<EffectiveSettings> {
+  const { loadSettings } = await import("./load-settings.js");
   const flags: Partial<Settings> & { config?: string } = {};
-  if (typeof options.config === "string") flags.config = options.config;
+  const config = command.getOptionValue("config");
+  if (typeof config === "string") flags.config = config;
   for (const key of SETTING_KEYS) {
     const flag = SETTINGS[key].flag;
-    // Commander sets a lone `--no-` flag's value to true when it is absent; only false says the flag was given.
-    const given = flag?.startsWith("--no-") ? options[key] === false : options[key] !== undefined;
-    if (flag && given) (flags as Record<string, unknown>)[key] = options[key];
+    if (!flag || !command.options.some((option) => option.flags === flag)) continue;
+    const attribute = new Option(flag).attributeName();
+    if (command.getOptionValueSource(attribute) === "cli") (flags as Record<string, unknown>)[key] = command.getOptionValue(attribute);
   }
-  return loadSettings({ flags, env });
+  return loadSettings({ flags });
+}
+
+function shownDefault(key: SettingKey): string {
+  const fallback = DEFAULT_SETTINGS[key];
+  return SETTINGS[key].shownDefault ?? (Array.isArray(fallback) ? (fallback.length > 0 ? fallback.join(",") : "none") : fallback === undefined ? "none" : String(fallback));
 }
 
 function parsed(key: SettingKey, text: string): unknown {

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { SettingKind } from "./settings.js";
 
 const TRUE = ["1", "true", "yes", "on"];
@@ -18,5 +19,7 @@ export function parseSettingText(kind: SettingKind, text: string): string | numb
         .split(",")
         .map((item) => item.trim())
         .filter((item) => item !== "");
+    case "paths":
+      return trimmed.split(path.delimiter).map((folder) => folder.trim());
   }
 }

@@ -1,44 +1,18 @@
 import os from "node:os";
-import { z } from "zod";
+import path from "node:path";
+import { EXPANDER_CHOICES, LLM_DEFAULTS } from "../expand/llm-settings.js";
+import { DEFAULT_HUB_ENDPOINT } from "../models/hub-client.js";
+import { MODEL_DTYPES } from "../models/model-catalogue.js";
+import { DEFAULT_MODELS_DIR, EMBEDDER_CHOICES } from "../models/model-settings.js";
 import { QUERY_BATCHING_DEFAULTS } from "../models/query-encoder.js";
 import { DEFAULT_DB_PATH } from "../store/default-path.js";
+import { DECISION_LOG_MODES, LOG_LEVELS } from "./setting-choices.js";
+import type { Settings } from "./settings-schema.js";
 
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-/** How the decision log records a query: its sha256 (default), its text, or no decision log at all. */
-export const DECISION_LOG_MODES = ["hash", "query", "off"] as const;
+// What every command's help and `router doctor` need of the settings, without zod: the schema that checks them
+// (settings-schema.ts) loads only when a command runs.
 
-const milliseconds = (max: number) => z.number().int().min(0).max(max);
-
-/** Every setting of `router serve`, validated the same way whichever source it came from. */
-export const settingsSchema = z
-  .object({
-    db: z.string().min(1),
-    host: z.string().min(1),
-    port: z.number().int().min(0).max(65_535),
-    apiKey: z.string().min(16, "must be at least 16 characters").max(4096).regex(/^\S+$/, "must not contain spaces").optional(),
-    metricsPublic: z.boolean(),
-    corsOrigins: z.array(z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, 'must be "*" or an origin such as https://app.example.com')),
-    maxBodyBytes: z
-      .number()
-      .int()
-      .min(1024)
-      .max(64 * 1024 * 1024),
-    requestTimeoutMs: milliseconds(600_000).min(100),
-    shutdownGraceMs: milliseconds(600_000),
-    reloadIntervalMs: milliseconds(3_600_000),
-    watch: z.array(z.string().min(1)),
-    watchDebounceMs: milliseconds(600_000),
-    logLevel: z.enum(LOG_LEVELS),
-    decisionLog: z.enum(DECISION_LOG_MODES),
-    explorer: z.boolean(),
-    tieBreak: z.boolean(),
-    embedWorkers: z.number().int().min(1).max(64),
-    embedMaxBatch: z.number().int().min(1).max(256),
-    embedBatchWindowMs: milliseconds(100),
-  })
-  .strict();
-
-export type Settings = z.infer<typeof settingsSchema>;
+export type { Settings } from "./settings-schema.js";
 export type SettingKey = keyof Settings;
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -61,22 +35,59 @@ export const DEFAULT_SETTINGS: Settings = {
   embedWorkers: defaultEmbedWorkers(),
   embedMaxBatch: QUERY_BATCHING_DEFAULTS.maxBatch,
   embedBatchWindowMs: QUERY_BATCHING_DEFAULTS.batchWindowMs,
+  skillsRoot: [],
+  modelsDir: DEFAULT_MODELS_DIR,
+  embedder: "auto",
+  modelDtype: undefined,
+  modelThreads: 1,
+  allowRemoteModels: false,
+  hubEndpoint: DEFAULT_HUB_ENDPOINT,
+  hubToken: undefined,
+  expander: "auto",
+  llmModel: undefined,
+  llmBaseUrl: undefined,
+  llmApiKey: undefined,
+  llmConcurrency: LLM_DEFAULTS.concurrency,
+  llmTimeoutMs: LLM_DEFAULTS.timeoutMs,
+  llmRetries: LLM_DEFAULTS.retries,
+  evalCacheDir: evalCacheIn(path.join(os.homedir(), ".cache")),
 };
 
-/** How a setting is written outside a config file: "list" is comma-separated in the environment. */
-export type SettingKind = "string" | "integer" | "boolean" | "list";
+/** The defaults in an environment: only the eval cache's depends on it (XDG_CACHE_HOME, as the XDG spec says). */
+export function defaultSettings(env: Environment): Settings {
+  return env.XDG_CACHE_HOME ? { ...DEFAULT_SETTINGS, evalCacheDir: evalCacheIn(env.XDG_CACHE_HOME) } : DEFAULT_SETTINGS;
+}
+
+/** Where `router eval` keeps the indexes it builds of eval sets' skills. */
+function evalCacheIn(cacheHome: string): string {
+  return path.join(cacheHome, "skill-router", "eval");
+}
+
+/** Environment variables by name, as a process has them. */
+export type Environment = Record<string, string | undefined>;
+
+/**
+ * How a setting is written outside a config file: "list" is comma-separated in the environment, "paths" separated
+ * by the platform's path delimiter with empty entries kept (they hold a position).
+ */
+export type SettingKind = "string" | "integer" | "boolean" | "list" | "paths";
 
 export interface SettingInfo {
-  env: string;
-  /** The `router serve` flag; secrets have none, so they never show in `ps` or shell history. A `--no-` flag can only turn its setting off. */
+  /** The environment variable; none for a setting whose default only derives from the environment. */
+  env?: string;
+  /** The flag, on the commands that read the setting; secrets have none, so they never show in `ps` or shell history. A `--no-` flag can only turn its setting off. */
   flag?: string;
   kind: SettingKind;
   description: string;
   secret?: boolean;
+  /** The default in words, where its value depends on the machine. */
+  shownDefault?: string;
+  /** Paths in a config file are relative to the file. */
+  path?: boolean;
 }
 
 export const SETTINGS: Record<SettingKey, SettingInfo> = {
-  db: { env: "ROUTER_DB", flag: "--db <file>", kind: "string", description: "index file" },
+  db: { env: "ROUTER_DB", flag: "--db <file>", kind: "string", description: "index file", path: true },
   host: { env: "ROUTER_HOST", flag: "--host <host>", kind: "string", description: "address to bind (loopback unless you mean otherwise)" },
   port: { env: "ROUTER_PORT", flag: "--port <port>", kind: "integer", description: "port to listen on (0 picks a free one)" },
   apiKey: { env: "ROUTER_API_KEY", kind: "string", secret: true, description: "require Authorization: Bearer <key> on every endpoint but /healthz" },
@@ -86,7 +97,7 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
   requestTimeoutMs: { env: "ROUTER_REQUEST_TIMEOUT_MS", flag: "--request-timeout-ms <ms>", kind: "integer", description: "longest a request may take before it is answered 503 REQUEST_TIMEOUT" },
   shutdownGraceMs: { env: "ROUTER_SHUTDOWN_GRACE_MS", flag: "--shutdown-grace-ms <ms>", kind: "integer", description: "how long SIGTERM waits for in-flight requests" },
   reloadIntervalMs: { env: "ROUTER_RELOAD_INTERVAL_MS", flag: "--reload-interval-ms <ms>", kind: "integer", description: "how often to look for a new index version (0: never)" },
-  watch: { env: "ROUTER_WATCH", flag: "--watch <dir...>", kind: "list", description: "skill folders to index at start and re-index when they change" },
+  watch: { env: "ROUTER_WATCH", flag: "--watch <dir...>", kind: "list", description: "skill folders to index at start and re-index when they change", path: true },
   watchDebounceMs: { env: "ROUTER_WATCH_DEBOUNCE_MS", flag: "--watch-debounce-ms <ms>", kind: "integer", description: "quiet time after a change before re-indexing" },
   logLevel: { env: "ROUTER_LOG_LEVEL", flag: "--log-level <level>", kind: "string", description: `log level: ${LOG_LEVELS.join(", ")}` },
   decisionLog: { env: "ROUTER_DECISION_LOG", flag: "--decision-log <mode>", kind: "string", description: `per-route log line: ${DECISION_LOG_MODES.join(", ")} (hash logs the query's sha256)` },
@@ -101,7 +112,8 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
     env: "ROUTER_EMBED_WORKERS",
     flag: "--embed-workers <n>",
     kind: "integer",
-    description: "worker threads embedding queries, each with its own copy of the model (default: one per core beyond the first)",
+    description: "worker threads embedding queries, each with its own copy of the model",
+    shownDefault: "one per core beyond the first, at most 2",
   },
   embedMaxBatch: { env: "ROUTER_EMBED_MAX_BATCH", flag: "--embed-max-batch <n>", kind: "integer", description: "most queries embedded in one worker call" },
   embedBatchWindowMs: {
@@ -109,6 +121,51 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
     flag: "--embed-batch-window-ms <ms>",
     kind: "integer",
     description: "longest a query waits for others to join its batch while other batches are being embedded (0: never)",
+  },
+  skillsRoot: {
+    env: "ROUTER_SKILLS_ROOT",
+    kind: "paths",
+    description: `where the indexed roots are served from when they moved since \`router index\`, one folder per root in index order (separated by "${path.delimiter}"; an empty entry keeps its root)`,
+    path: true,
+  },
+  modelsDir: {
+    env: "ROUTER_MODELS_DIR",
+    flag: "--models-dir <dir>",
+    kind: "string",
+    description: "folder of model files (<dir>/<hub repo>/...)",
+    shownDefault: "models/ of this installation",
+    path: true,
+  },
+  embedder: { env: "ROUTER_EMBEDDER", kind: "string", description: `sentence embedder: ${EMBEDDER_CHOICES.join(", ")} (auto: MiniLM when its files are present, else the offline model)` },
+  modelDtype: { env: "ROUTER_MODEL_DTYPE", kind: "string", description: `ONNX export of the MiniLMs and the reranker: ${MODEL_DTYPES.join(", ")}`, shownDefault: "q8 when present, else fp32" },
+  modelThreads: { env: "ROUTER_MODEL_THREADS", kind: "integer", description: "onnxruntime threads per model" },
+  allowRemoteModels: { env: "ROUTER_ALLOW_REMOTE_MODELS", kind: "boolean", description: "pull a missing, explicitly chosen embedder from the hub on first use" },
+  hubEndpoint: { env: "HF_ENDPOINT", flag: "--endpoint <url>", kind: "string", description: "Hugging Face hub address (a mirror)" },
+  hubToken: { env: "HF_TOKEN", kind: "string", secret: true, description: "Hugging Face token, for gated or private models" },
+  expander: { env: "ROUTER_EXPANDER", flag: "--expander <name>", kind: "string", description: `who writes manifests: ${EXPANDER_CHOICES.join(", ")} (auto: the LLM when one is configured)` },
+  llmModel: { env: "ROUTER_LLM_MODEL", flag: "--llm-model <name>", kind: "string", description: "chat model that writes manifests; setting it turns the LLM expander on" },
+  llmBaseUrl: {
+    env: "OPENAI_BASE_URL",
+    flag: "--llm-base-url <url>",
+    kind: "string",
+    description: "OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama",
+    shownDefault: "the OpenAI API",
+  },
+  llmApiKey: { env: "OPENAI_API_KEY", kind: "string", secret: true, description: "API key of the LLM endpoint (local servers need none)" },
+  llmConcurrency: { env: "ROUTER_LLM_CONCURRENCY", flag: "--llm-concurrency <n>", kind: "integer", description: "LLM requests in flight at once" },
+  llmTimeoutMs: { env: "ROUTER_LLM_TIMEOUT_MS", flag: "--llm-timeout <ms>", kind: "integer", description: "time out one LLM request after this many milliseconds" },
+  llmRetries: {
+    env: "ROUTER_LLM_RETRIES",
+    flag: "--llm-retries <n>",
+    kind: "integer",
+    description: "further LLM attempts per skill (rate limits, server errors, timeouts, unusable answers)",
+  },
+  evalCacheDir: {
+    flag: "--cache <dir>",
+    kind: "string",
+    description: "where `router eval` keeps indexes of eval sets' skills",
+    shownDefault: "$XDG_CACHE_HOME/skill-router/eval, or ~/.cache/skill-router/eval",
+    path: true,
   },
 };
 

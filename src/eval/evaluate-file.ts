@@ -1,5 +1,6 @@
 import { createError } from "../errors.js";
 import type { IndexProgress } from "../indexer/run-index.js";
+import type { ModelSettings } from "../models/model-settings.js";
 import { createRouter } from "../route/router.js";
 import { readEvalFile } from "./eval-file.js";
 import { indexEvalSet } from "./eval-index.js";
@@ -19,6 +20,8 @@ export interface EvaluateOptions {
   db?: string;
   fallbackDb: string;
   cacheDir: string;
+  /** Where the model files are and which embedder to load (default: auto, this installation's models/). */
+  models?: Partial<ModelSettings>;
   /** For trigger-eval files: the skill they are about. */
   skill?: string;
   /** Default: the test split for eval sets (the half `router fit` never sees), every case for trigger evals. */
@@ -58,9 +61,9 @@ export async function evaluateFile(options: EvaluateOptions): Promise<EvalReport
   if (cases.length === 0) throw createError("INVALID_ARGUMENT", `${options.file} has no cases in the ${split} split`);
 
   const buildIndex = !options.db && content.kind === "eval-set" && content.set.skills !== undefined && content.set.skills.length > 0;
-  const built = buildIndex ? await indexEvalSet(options.file, options.cacheDir, options.onIndexProgress) : undefined;
+  const built = buildIndex ? await indexEvalSet(options.file, options.cacheDir, options.models, options.onIndexProgress) : undefined;
   const db = built?.db ?? options.db ?? options.fallbackDb;
-  const router = await createRouter({ db });
+  const router = await createRouter({ db, models: options.models });
   try {
     checkNames(
       router.skills().map((entry) => entry.name),

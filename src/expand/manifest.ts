@@ -1,25 +1,12 @@
 import { z } from "zod";
+import { manifestSchema } from "../store/manifest-schema.js";
 import type { Manifest } from "../store/records.js";
 import { uniqueTexts } from "./terms.js";
 
 const text = z.string().trim().min(1);
 
+export { manifestSchema } from "../store/manifest-schema.js";
 export type { Manifest, ManifestSource, StoredManifest } from "../store/records.js";
-
-/** The stored manifest shape (store/records.ts), checked: every source must fill it. */
-export const manifestSchema = z.object({
-  /** Natural user requests this skill answers (about 20, varied; some never name the skill or its tool). */
-  queries: z.array(text).min(1),
-  /** Technical terms, synonyms and abbreviations (10 to 20). */
-  keywords: z.array(text),
-  /** Short action or problem phrases (about 10). */
-  phrases: z.array(text),
-  /** Near-miss requests that look related but belong elsewhere (5 to 10). */
-  negatives: z.array(text),
-  /** One line: what the skill is NOT for. */
-  negative_constraint: z.string(),
-  category: z.string(),
-}) satisfies z.ZodType<Manifest>;
 
 // What an LLM must deliver, after repeats are removed: the issue's sizes, with some slack below the asked-for counts.
 const MANIFEST_SIZES = {
@@ -34,8 +21,8 @@ const MAX_ITEM_CHARS = 300;
 type ListField = keyof typeof MANIFEST_SIZES;
 const LIST_FIELDS = Object.keys(MANIFEST_SIZES) as ListField[];
 
-/** An LLM's answer: every field present, lists within the sizes. */
-export const llmManifestSchema = z.object({
+/** An LLM's answer: the manifest with every field filled and the lists within the sizes. */
+export const llmManifestSchema = manifestSchema.extend({
   queries: sized("queries"),
   keywords: sized("keywords"),
   phrases: sized("phrases"),
@@ -52,23 +39,17 @@ function sized(field: ListField) {
 export const partialManifestSchema = manifestSchema.partial().strict();
 export type PartialManifest = z.infer<typeof partialManifestSchema>;
 
+// Strict mode takes a subset of JSON Schema (no minItems, minLength, $schema, ...); kept in this order, the schema
+// reads as before it was derived, so PROMPT_VERSION, which hashes it, and the manifests cached under it stay valid.
+type JsonSchema = Record<string, unknown>;
+const STRICT_MODE_KEYWORDS = ["type", "items", "properties", "description", "required", "additionalProperties"];
+
 /**
- * The JSON schema sent as `response_format` (OpenAI structured outputs, strict mode): only the keywords every
- * OpenAI-compatible server accepts; the sizes are asked for in the prompt and checked by `llmManifestSchema`.
+ * The JSON schema sent as `response_format` (OpenAI structured outputs, strict mode), derived from the manifest
+ * schema with only the keywords every OpenAI-compatible server accepts: the sizes are asked for in the prompt and
+ * checked by `llmManifestSchema`.
  */
-export const MANIFEST_JSON_SCHEMA = {
-  type: "object",
-  properties: {
-    queries: { type: "array", items: { type: "string" }, description: "about 20 distinct natural user requests" },
-    keywords: { type: "array", items: { type: "string" }, description: "10 to 20 technical terms, synonyms, abbreviations" },
-    phrases: { type: "array", items: { type: "string" }, description: "about 10 short action or problem phrases" },
-    negatives: { type: "array", items: { type: "string" }, description: "5 to 10 near-miss requests that belong elsewhere" },
-    negative_constraint: { type: "string", description: "one line: what this skill is not for" },
-    category: { type: "string", description: "a short lower-case domain label" },
-  },
-  required: ["queries", "keywords", "phrases", "negatives", "negative_constraint", "category"],
-  additionalProperties: false,
-} as const;
+export const MANIFEST_JSON_SCHEMA = strictModeSchema(z.toJSONSchema(manifestSchema));
 
 /** Lists trimmed, without repeats or over-long items, and cut to their maximum size; other fields as given. */
 export function tidyManifest<T extends PartialManifest>(manifest: T): T {
@@ -94,4 +75,15 @@ export function describeIssues(error: z.ZodError): string {
     .slice(0, 4)
     .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(root)"}: ${issue.message}`)
     .join("; ");
+}
+
+function strictModeSchema(schema: JsonSchema): JsonSchema {
+  return Object.fromEntries(
+    STRICT_MODE_KEYWORDS.filter((keyword) => keyword in schema).map((keyword) => {
+      const value = schema[keyword];
+      if (keyword === "items") return [keyword, strictModeSchema(value as JsonSchema)];
+      if (keyword === "properties") return [keyword, Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, field]) => [name, strictModeSchema(field)]))];
+      return [keyword, value];
+    }),
+  );
 }

@@ -7,6 +7,7 @@ import { openIndexForWrite } from "../store/database.js";
 import { DEFAULT_PARAMS } from "../route/index-params.js";
 import { fittedParamsRecord } from "../store/routing-params.js";
 import type { RoutingParams } from "../route/routing-params.js";
+import type { ModelSettings } from "../models/model-settings.js";
 import type { QueryEncoder } from "../models/query-encoder.js";
 import { createRouter } from "../route/router.js";
 import { requireKnownSkills } from "../route/known-skills.js";
@@ -20,6 +21,8 @@ export interface FitIndexOptions {
   origin: string;
   minRouted?: number;
   queryEncoder?: QueryEncoder;
+  /** Where the model files are and which embedder to load, when no query encoder is given. */
+  models?: Partial<ModelSettings>;
   onProgress?: (stage: "collect" | "evaluate", done: number, total: number) => void;
 }
 
@@ -33,7 +36,7 @@ export interface FitIndexReport {
 /** Fits the routing parameters on labelled cases, stores it (and the abstain examples) in the index, scores the held-out cases. */
 export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport> {
   if (options.train.length === 0) throw createError("INVALID_ARGUMENT", "No training cases to fit on");
-  const router = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), params: DEFAULT_PARAMS });
+  const router = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), models: options.models, params: DEFAULT_PARAMS });
   let fitted: ReturnType<typeof fitParams>;
   let embedder: string | null;
   try {
@@ -61,7 +64,7 @@ export async function fitIndex(options: FitIndexOptions): Promise<FitIndexReport
 
   let heldOut: EvalMetrics | null = null;
   if (options.test.length > 0) {
-    const evaluator = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}) });
+    const evaluator = await createRouter({ db: options.db, ...(options.queryEncoder ? { queryEncoder: options.queryEncoder } : {}), models: options.models });
     try {
       heldOut = computeMetrics(await runCases(evaluator, options.test, 3, (done, total) => options.onProgress?.("evaluate", done, total)));
     } finally {

@@ -4,6 +4,7 @@ import { createError } from "../errors.js";
 import { expandManifests, expansionChain, manifestsToRenew, type ExpandOptions, type ExpansionChain, type ExpansionReport } from "../expand/expand-skills.js";
 import type { StoredManifest } from "../expand/manifest.js";
 import { planEmbedder, type EmbedderPlan } from "../models/create-embedder.js";
+import type { ModelSettings } from "../models/model-settings.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
 import type { EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import { calibrateIndex, clearCalibration, MIN_CALIBRATION_SKILLS, needsCalibration, type IndexCalibration } from "../calibrate/calibrate-index.js";
@@ -34,6 +35,8 @@ export interface IndexOptions {
   recalibrate?: boolean;
   /** The embedder to use; by default one is made (and closed) for the run, only if something needs embedding. */
   embedder?: Embedder;
+  /** Where the model files are and which embedder to make (default: auto, this installation's models/). */
+  models?: Partial<ModelSettings>;
   /** Which expander writes manifests, the LLM to use, imported manifests; by default the heuristic. */
   expansion?: Pick<ExpandOptions, "expander" | "llm" | "imports" | "onNotice">;
   onProgress?: (event: IndexProgress) => void;
@@ -88,7 +91,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   let embedder = options.embedder;
   try {
     // The embedder this run would use, known without loading it, and before any (possibly paid) expansion.
-    const embedderPlan = options.embedder ? undefined : planEmbedder();
+    const embedderPlan = options.embedder ? undefined : planEmbedder(options.models);
     const plan = planRun(db, loaded.skills, options);
     const { manifests, report } = await expandManifests(plan.expand, plan.chain, (done, total) => options.onProgress?.({ stage: "expand", done, total }));
     // When the index's embedder, its code or its model files differ from this run's, every skill is embedded again.

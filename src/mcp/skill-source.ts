@@ -1,7 +1,7 @@
 import type { RouterClient } from "../client/router-client.js";
 import type { RouteOptions, RouteResult } from "../contract/route.js";
 import type { SkillDetail } from "../contract/skills.js";
-import { createRouter } from "../route/router.js";
+import { createRouter, type RouterOptions } from "../route/router.js";
 
 /** Where the MCP tools read skills from: the index in this process, or a running router over HTTP. */
 export interface SkillSource {
@@ -14,8 +14,8 @@ export interface SkillSource {
 }
 
 /** Routes in this process; before each call, a stat of the index picks up a new version written by `router index`. */
-export async function localSkillSource(db: string): Promise<SkillSource> {
-  const router = await createRouter({ db });
+export async function localSkillSource(db: string, options: Pick<RouterOptions, "models" | "skillsRoot"> = {}): Promise<SkillSource> {
+  const router = await createRouter({ db, ...options });
   return {
     origin: `index ${db}`,
     async route(query, options) {

@@ -110,7 +110,7 @@ function missingModel(settings: ModelSettings, model: CatalogueEmbedder, files: 
     kind: model.name,
     reason: `chosen explicitly; files to be pulled from the hub into ${files.folder} (ROUTER_ALLOW_REMOTE_MODELS)`,
     async create() {
-      await pullModel({ model, dtype, modelsDir: settings.modelsDir });
+      await pullModel({ model, dtype, modelsDir: settings.modelsDir, ...settings.hub });
       return localModelPlan(settings, model, inspectModelFiles(settings.modelsDir, model, dtype)).create();
     },
   };

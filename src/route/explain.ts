@@ -1,10 +1,12 @@
-import { getSkill } from "../store/skill-rows.js";
 import type { ScoredCandidate } from "./score.js";
 import type { Snapshot } from "./snapshot.js";
 import type { RankedSkill } from "../contract/route.js";
 
-/** One ranked candidate as a person reads it: confidence, every signal, what matched, the nearest example, the negative that fired. */
-export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, includeBody: boolean): RankedSkill {
+/**
+ * One ranked candidate as a person reads it: confidence, every signal, what matched, the nearest example, the negative
+ * that fired; and what would be injected, when `bodyOf` is given.
+ */
+export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, bodyOf: ((name: string) => string) | undefined): RankedSkill {
   const { model } = snapshot;
   const { evidence } = item;
   const skill = model.skills[evidence.skill]!;
@@ -20,8 +22,7 @@ export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, incl
     nearest_query: evidence.nearestQuery === null ? null : model.textString(evidence.skill, evidence.nearestQuery),
     negative: nearMissText(snapshot, item),
   };
-  // The body is read from the store, which names the folder where the index is served.
-  if (includeBody) ranked.body = getSkill(snapshot.db, skill.name)?.injection ?? "";
+  if (bodyOf) ranked.body = bodyOf(skill.name);
   return ranked;
 }
 

@@ -1,6 +1,7 @@
 import { createError } from "../errors.js";
 import { createReranker } from "../models/create-reranker.js";
 import type { Reranker, RerankerLoad } from "../models/embedder.js";
+import type { ModelSettings } from "../models/model-settings.js";
 import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
 import { asIndexError } from "../store/database.js";
 import { toSkillDetail, toSkillSummary } from "../contract/skill-wire.js";
@@ -42,6 +43,10 @@ export interface RouterOptions {
    * effect is unmeasured. `true` loads it in a worker when its files are present; or pass a reranker.
    */
   tieBreak?: boolean | Reranker;
+  /** Where the model files are and which embedder and reranker to load (default: auto, this installation's models/). */
+  models?: Partial<ModelSettings>;
+  /** Where the indexed roots are served from, by position, when they moved (store/skill-location.ts); default: where they were indexed. */
+  skillsRoot?: string[];
 }
 
 /** The in-process router: `createRouter({ db })`, then `router.route(query, options)`. */
@@ -98,13 +103,13 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
   const holder = await holdSnapshot(options.db, { retrievers: options.retrievers ?? DEFAULT_RETRIEVERS, ...(options.params ? { params: options.params } : {}) });
   let encoder: QueryEncoder;
   try {
-    encoder = options.queryEncoder ?? (await createQueryEncoder({ indexEmbedder: holder.current().model.embedder }));
+    encoder = options.queryEncoder ?? (await createQueryEncoder({ ...options.models, indexEmbedder: holder.current().model.embedder }));
     checkEmbedder(holder.current().model, encoder);
   } catch (error) {
     holder.close();
     throw asIndexError(error, options.db);
   }
-  const tieBreak = await tieBreakStage(options.tieBreak);
+  const tieBreak = await tieBreakStage(options.tieBreak, options.models);
   const perRetriever = options.candidatesPerRetriever ?? DEFAULT_CANDIDATES;
   const answers = resultCache();
 
@@ -114,7 +119,7 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
         const started = performance.now();
         const hit = answers.get(snapshot, query, routeOptions);
         if (hit) return { ...hit, timing_ms: { embed: 0, retrieve: 0, score: 0, rerank: 0, total: round(performance.now() - started), cached: true } };
-        const result = await routeQuery(snapshot, encoder, tieBreak.reranker, perRetriever, query, routeOptions);
+        const result = await routeQuery(snapshot, encoder, tieBreak.reranker, perRetriever, query, routeOptions, options.skillsRoot);
         answers.set(snapshot, query, routeOptions, result);
         return result;
       }),
@@ -124,9 +129,9 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
         return scoredCandidates(snapshot, await prepareQuery(encoder, query, routeOptions.context), perRetriever, routeOptions);
       });
     },
-    skills: () => listSkills(holder.current().db).map(toSkillSummary),
+    skills: () => listSkills(holder.current().db, options.skillsRoot).map(toSkillSummary),
     skill: (name) => {
-      const skill = getSkill(holder.current().db, name);
+      const skill = getSkill(holder.current().db, name, options.skillsRoot);
       return skill && toSkillDetail(skill);
     },
     refresh: () => holder.refresh((next) => checkEmbedder(next.model, encoder)),
@@ -151,10 +156,10 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
 }
 
 /** The tie-break stage's reranker: none unless asked for, so neither a worker nor a model is loaded for nothing. */
-async function tieBreakStage(given: RouterOptions["tieBreak"]): Promise<{ reranker: Reranker | null; unavailable: string | null }> {
+async function tieBreakStage(given: RouterOptions["tieBreak"], models: RouterOptions["models"]): Promise<{ reranker: Reranker | null; unavailable: string | null }> {
   if (!given) return { reranker: null, unavailable: null };
   if (given !== true) return { reranker: given, unavailable: null };
-  const load: RerankerLoad = await createReranker();
+  const load: RerankerLoad = await createReranker(models);
   return load.status === "ready" ? { reranker: load.reranker, unavailable: null } : { reranker: null, unavailable: load.reason };
 }
 
@@ -168,7 +173,15 @@ function checkEmbedder(model: RouteModel, encoder: QueryEncoder): void {
 }
 
 /** The pipeline: prepare the query, gather candidates, score them, break ties, decide, explain. */
-async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: Reranker | null, perRetriever: number, text: string, options: RouteOptions): Promise<RouteResult> {
+async function routeQuery(
+  snapshot: Snapshot,
+  encoder: QueryEncoder,
+  reranker: Reranker | null,
+  perRetriever: number,
+  text: string,
+  options: RouteOptions,
+  skillsRoot: string[] | undefined,
+): Promise<RouteResult> {
   const { model, params } = snapshot;
   const k = options.k ?? DEFAULT_K;
   const base = { min_margin: params.minMargin, index_version: model.indexVersion, embedder: model.embedder, reranker: reranker?.id ?? null };
@@ -205,11 +218,12 @@ async function routeQuery(snapshot: Snapshot, encoder: QueryEncoder, reranker: R
   const reranked = performance.now();
   const outcome = decideRoute(snapshot, query, scored, options);
   const { scoring, invoked } = scored;
-  const includeBody = options.include?.includes("body") ?? false;
+  // The body is read from the store, which names the folder where the index is served.
+  const bodyOf = options.include?.includes("body") ? (name: string) => getSkill(snapshot.db, name, skillsRoot)?.injection ?? "" : undefined;
   return {
     decision: outcome.decision,
     selected: outcome.selected,
-    skills: scoring.ranked.slice(0, k).map((item) => explainCandidate(snapshot, item, includeBody)),
+    skills: scoring.ranked.slice(0, k).map((item) => explainCandidate(snapshot, item, bodyOf)),
     reason: outcome.reason,
     in_scope: round(scoring.inScope),
     threshold: outcome.threshold,

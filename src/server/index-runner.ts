@@ -8,6 +8,8 @@ export interface IndexRunnerOptions {
   cli: string;
   paths: string[];
   db: string;
+  /** The server's config file: the run reads the same (the environment it inherits anyway). */
+  configFile?: string;
   logger: Logger;
   metrics: ServerMetrics;
   /** Called after each successful run (the server then reloads at once instead of at the next poll), and awaited: a run's new version is served once `run()` resolves. */
@@ -36,7 +38,8 @@ export function createIndexRunner(options: IndexRunnerOptions): IndexRunner {
     new Promise((resolve, reject) => {
       if (closed) return reject(createError("INTERNAL_ERROR", "the server is shutting down"));
       const started = performance.now();
-      const spawned = spawn(process.execPath, [options.cli, "index", ...options.paths, "--db", options.db, "--json"], { stdio: ["ignore", "pipe", "pipe"] });
+      const config = options.configFile ? ["--config", options.configFile] : [];
+      const spawned = spawn(process.execPath, [options.cli, "index", ...options.paths, "--db", options.db, ...config, "--json"], { stdio: ["ignore", "pipe", "pipe"] });
       child = spawned;
       let stdout = "";
       let stderr = "";

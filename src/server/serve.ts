@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
+import { modelOptions } from "../config/model-options.js";
 import { withDefaults, type Settings } from "../config/settings.js";
 import { createError, isRouterError, type RouterError } from "../errors.js";
 import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
@@ -22,6 +23,8 @@ export type ServeOptions = Pick<Settings, "db" | "host" | "port"> &
     router?: Omit<RouterOptions, "db">;
     /** The `router` CLI that `watch` runs `router index` with; default: the one installed with this module. */
     cli?: string;
+    /** The config file the settings came from, handed to the `router index` runs of `watch` so they read the same. */
+    configFile?: string;
   };
 
 export interface RunningServer {
@@ -64,10 +67,23 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const modelStarted = performance.now();
       encoder = options.router?.queryEncoder
         ? undefined
-        : await createQueryEncoder({ indexEmbedder: indexEmbedder(settings.db), workers: settings.embedWorkers, maxBatch: settings.embedMaxBatch, batchWindowMs: settings.embedBatchWindowMs });
+        : await createQueryEncoder({
+            ...modelOptions(settings),
+            indexEmbedder: indexEmbedder(settings.db),
+            workers: settings.embedWorkers,
+            maxBatch: settings.embedMaxBatch,
+            batchWindowMs: settings.embedBatchWindowMs,
+          });
       const indexStarted = performance.now();
       if (encoder) metrics.modelLoadSeconds.set((indexStarted - modelStarted) / 1000);
-      const router = await createRouter({ db: settings.db, tieBreak: settings.tieBreak, ...options.router, ...(encoder ? { queryEncoder: encoder } : {}) });
+      const router = await createRouter({
+        db: settings.db,
+        tieBreak: settings.tieBreak,
+        models: modelOptions(settings),
+        skillsRoot: settings.skillsRoot,
+        ...options.router,
+        ...(encoder ? { queryEncoder: encoder } : {}),
+      });
       const status = router.status();
       recordIndex(metrics, status, (performance.now() - indexStarted) / 1000);
       slot.router = router;
@@ -96,7 +112,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let runner: IndexRunner | undefined;
   let watcher: SkillWatcher | undefined;
   if (settings.watch.length > 0) {
-    runner = createIndexRunner({ cli: options.cli ?? INSTALLED_CLI, paths: settings.watch, db: settings.db, logger, metrics, onIndexed: () => reloader.check() });
+    runner = createIndexRunner({
+      cli: options.cli ?? INSTALLED_CLI,
+      paths: settings.watch,
+      db: settings.db,
+      ...(options.configFile ? { configFile: options.configFile } : {}),
+      logger,
+      metrics,
+      onIndexed: () => reloader.check(),
+    });
     watcher = watchSkills(settings.watch, settings.db, settings.watchDebounceMs, () => void runner!.run().catch(() => undefined), logger);
   }
   const ready = (async () => {

@@ -1,11 +1,12 @@
+import { evalSkillSchema, type EvalSkill } from "./eval-set-schema.js";
 import { toolInjection } from "./injection.js";
 import { isRecord, readJson } from "./json-document.js";
-import { descriptionProblem, TOOL_DESCRIPTION_MAX, toolNameProblem } from "./validate.js";
 import type { ParsedSkill, ParseResult, SkillDocument, SkillParser } from "./types.js";
 
 /**
  * Labelled evaluation sets (../shared/eval format): `{"skills": [{name, description, queries?, parameters?}],
- * "cases": [...]}`. Indexing one makes its skills routable; their example queries can serve as manifests.
+ * "cases": [...]}`. Indexing one makes its skills routable; their example queries can serve as manifests. Each skill
+ * is checked on its own (a bad one is a problem, the others are indexed); `router eval` checks the whole file.
  */
 export const evalSetParser: SkillParser = {
   name: "eval-set",
@@ -20,32 +21,22 @@ export const evalSetParser: SkillParser = {
     const result: ParseResult = { skills: [], problems: [] };
     set["skills"].forEach((entry: unknown, index: number) => {
       const file = `${document.path}#/skills/${index}`;
-      if (!isRecord(entry)) {
-        result.problems.push({ file, reason: "skill entry is not a JSON object" });
-        return;
-      }
-      const reason = toolNameProblem(entry["name"]) ?? descriptionProblem(entry["description"], TOOL_DESCRIPTION_MAX);
-      if (reason) {
-        result.problems.push({ file, reason });
-        return;
-      }
-      result.skills.push(evalSkill(entry, file));
+      const parsed = evalSkillSchema.safeParse(entry);
+      if (parsed.success) result.skills.push(evalSkill(parsed.data, file));
+      else result.problems.push({ file, reason: parsed.error.issues[0]!.message });
     });
     return result;
   },
 };
 
-function evalSkill(entry: Record<string, unknown>, file: string): ParsedSkill {
-  const name = entry["name"] as string;
-  const description = (entry["description"] as string).trim();
-  const queries = Array.isArray(entry["queries"]) ? entry["queries"].filter((query): query is string => typeof query === "string") : [];
-  const parameters = isRecord(entry["parameters"]) ? entry["parameters"] : undefined;
-  const injection = parameters ? toolInjection({ name, description, parameters }) : description;
+function evalSkill({ name, description, queries = [], parameters }: EvalSkill, file: string): ParsedSkill {
+  const trimmed = description.trim();
+  const injection = parameters ? toolInjection({ name, description: trimmed, parameters }) : trimmed;
   return {
     name,
     kind: parameters ? "tool" : "skill",
     format: "eval-set",
-    description,
+    description: trimmed,
     body: injection,
     injection,
     sourcePath: file,

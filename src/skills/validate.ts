@@ -1,4 +1,5 @@
-// Field rules of the Agent Skills specification (agentskills.io), plus our bounds for tool definitions.
+// Field rules of the Agent Skills specification (agentskills.io), plus our bounds for tool definitions. Plain functions:
+// as zod schemas with the same messages they took 32 lines against 23; skills/eval-set-schema.ts wraps them for zod.
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const SKILL_NAME_MAX = 64;
 export const SKILL_DESCRIPTION_MAX = 1024;

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { createError } from "../errors.js";
-import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
+import { BASELINE_VERSION, createBaselineSchema, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 
 export type IndexDatabase = Database.Database;
 
@@ -10,9 +10,14 @@ export type IndexDatabase = Database.Database;
 export function openIndexForWrite(file: string): IndexDatabase {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = connect(file, false);
-  // WAL lets a running server keep reading the previous index while a long index run writes the next one.
-  db.pragma("journal_mode = WAL");
-  migrate(db);
+  try {
+    // WAL lets a running server keep reading the previous index while a long index run writes the next one.
+    db.pragma("journal_mode = WAL");
+    migrate(db, file);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   return db;
 }
 
@@ -26,8 +31,9 @@ export function openIndexForRead(file: string): IndexDatabase {
     throw createError("INDEX_CORRUPT", `${file} is not a skill-router index`, { file });
   }
   if (version < SCHEMA_VERSION) {
+    const error = outdated(db, file, version);
     db.close();
-    throw createError("INDEX_OUTDATED", `${file} has schema version ${version}, this skill-router needs ${SCHEMA_VERSION}: run \`router index\` again`, { file });
+    throw error;
   }
   return db;
 }
@@ -76,15 +82,48 @@ function sqliteCode(error: unknown): string {
   return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : "";
 }
 
-function migrate(db: IndexDatabase): void {
+function migrate(db: IndexDatabase, file: string): void {
   const version = db.pragma("user_version", { simple: true }) as number;
-  for (let next = version; next < SCHEMA_VERSION; next++) {
+  if (version > 0 && version < BASELINE_VERSION) throw outdated(db, file, version);
+  if (version === 0) {
     db.transaction(() => {
-      MIGRATIONS[next]!(db);
+      createBaselineSchema(db);
+      db.pragma(`user_version = ${BASELINE_VERSION}`);
+    })();
+  }
+  for (let next = Math.max(version, BASELINE_VERSION); next < SCHEMA_VERSION; next++) {
+    db.transaction(() => {
+      MIGRATIONS[next - BASELINE_VERSION]!(db);
       db.pragma(`user_version = ${next + 1}`);
     })();
   }
-  // A migration that dropped much (the sqlite-vec table) leaves free pages: VACUUM gives them back to the file system.
-  const free = db.pragma("freelist_count", { simple: true }) as number;
-  if (version < SCHEMA_VERSION && free > (db.pragma("page_count", { simple: true }) as number) / 4) db.exec("VACUUM");
+}
+
+/** An index of an older schema: one after the baseline is migrated by an index run; one before it is built anew. */
+function outdated(db: IndexDatabase, file: string, version: number): Error {
+  if (version >= BASELINE_VERSION) {
+    return createError("INDEX_OUTDATED", `${file} has schema version ${version}, this skill-router needs ${SCHEMA_VERSION}: run \`router index\` again`, { file });
+  }
+  return createError(
+    "INDEX_OUTDATED",
+    `${file} has schema version ${version}, from before vectors were stored as rows; this skill-router reads ${BASELINE_VERSION} and later. ` +
+      `Delete it and build it again: ${rebuildCommand(db, file)}`,
+    { file, version },
+  );
+}
+
+/** The `router index` command that rebuilds an index, with its recorded roots when the file still lists them. */
+function rebuildCommand(db: IndexDatabase, file: string): string {
+  let roots: string[] = [];
+  try {
+    roots = db.prepare("SELECT path FROM roots ORDER BY position").pluck().all() as string[];
+  } catch {
+    // No roots table: the paths are the user's to give.
+  }
+  const paths = roots.length > 0 ? roots.map(shellWord).join(" ") : "<paths>";
+  return `\`router index ${paths} --db ${shellWord(file)}\``;
+}
+
+function shellWord(text: string): string {
+  return /^[\w./@:+-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }

@@ -1,5 +1,7 @@
 // The shapes the index holds. The store owns them so that it depends on nothing else of ours: parsers
 // (src/skills) produce skill records, expanders (src/expand) produce manifests, the query path reads both.
+import type { z } from "zod";
+import type { manifestSchema } from "./manifest-schema.js";
 
 export type SkillKind = "skill" | "tool";
 
@@ -61,24 +63,8 @@ export interface SkillRecord {
   warnings: string[];
 }
 
-/**
- * A skill's routing manifest: the words users will actually type. Queries and negatives are embedded as
- * separate kinds of text; negatives are never mixed into the positive side (bi-encoders cannot read "not").
- * Every source (a person, example queries, an LLM, the heuristic) must fill it (expand/manifest.ts checks it).
- */
-export interface Manifest {
-  /** Natural user requests this skill answers (about 20, varied; some never name the skill or its tool). */
-  queries: string[];
-  /** Technical terms, synonyms and abbreviations (10 to 20). */
-  keywords: string[];
-  /** Short action or problem phrases (about 10). */
-  phrases: string[];
-  /** Near-miss requests that look related but belong elsewhere (5 to 10). */
-  negatives: string[];
-  /** One line: what the skill is NOT for. */
-  negative_constraint: string;
-  category: string;
-}
+/** A skill's routing manifest, as store/manifest-schema.ts defines and checks it. */
+export type Manifest = z.infer<typeof manifestSchema>;
 
 /** Where a stored manifest came from, in order of precedence. */
 export type ManifestSource = "file" | "examples" | "import" | "llm" | "heuristic";

@@ -13,21 +13,17 @@ export function supportingFilesNote(files: string[], folder = UNNAMED_FOLDER): s
 }
 
 /**
- * `ROUTER_SKILLS_ROOT`: the folders the indexed roots are served from when they are not where `router index` read
- * them (an index built in CI, a volume mounted elsewhere), one per root in the order they were indexed, separated
- * by `path.delimiter`. A root that is a file is served from the folder that holds it.
+ * The folder each indexed root is served from: the override at its position when one is given, else where it was
+ * indexed. The override (`ROUTER_SKILLS_ROOT`) names the folders the roots are served from when they are not where
+ * `router index` read them (an index built in CI, a volume mounted elsewhere), one per root in index order; an empty
+ * entry keeps its root. A root that is a file is served from the folder that holds it.
  */
-export function skillsRootOverride(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env.ROUTER_SKILLS_ROOT ?? "").split(path.delimiter).map((folder) => folder.trim());
-}
-
-/** The folder each indexed root is served from: the override at its position when one is given, else where it was indexed. */
-export function servedRootFolders(recorded: string[], override: string[] = skillsRootOverride()): string[] {
+export function servedRootFolders(recorded: string[], override: string[] = []): string[] {
   return recorded.map((folder, position) => (override[position] ? path.resolve(override[position]) : folder));
 }
 
 /** The paths to index again where the roots are served (`router expand --import`): a root that was a file keeps its name. */
-export function servedRootPaths(roots: { path: string; folder: string }[], override: string[] = skillsRootOverride()): string[] {
+export function servedRootPaths(roots: { path: string; folder: string }[], override: string[] = []): string[] {
   const folders = servedRootFolders(
     roots.map((root) => root.folder),
     override,

@@ -13,7 +13,6 @@ const DIST = path.dirname(path.dirname(CLI));
 const SHARED_COMMAND_FILES: Record<string, string[]> = { expand: ["cli/index-command.js"] };
 const HEAVY = [
   "better-sqlite3",
-  "sqlite-vec",
   "onnxruntime-node",
   "@huggingface/transformers",
   "onnx-proto",

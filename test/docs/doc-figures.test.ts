@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_CALIBRATION_SKILLS } from "../../src/calibrate/calibrate-evidence.js";
 import { EVERYDAY_REQUESTS } from "../../src/calibrate/everyday-requests.js";
-import { DEFAULT_SETTINGS } from "../../src/config/settings.js";
+import { DEFAULT_SETTINGS, SETTINGS } from "../../src/config/settings.js";
 import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K, MAX_QUERY_CHARS, MAX_SKILL_NAME_CHARS } from "../../src/contract/limits.js";
 import type { RouteResult } from "../../src/contract/route.js";
 import { LLM_DEFAULTS } from "../../src/expand/llm-settings.js";
@@ -194,9 +194,9 @@ const CLAIMS: Claim[] = [
   { file: "docs/evaluation.md", pattern: /lowers top-1 to [\d.]+% \(routed ([\d.]+)%, abstained ([\d.]+)%\)/g, values: () => [live.fitted[1]!, live.fitted[2]!] },
 ];
 
-/** The settings table of docs/operations.md: every default written as a value must be the code's. */
+/** The settings tables of docs/operations.md: every default written as a value must be the code's (those that depend on the machine are written in words). */
 const SETTING_ROWS = (Object.keys(DEFAULT_SETTINGS) as (keyof typeof DEFAULT_SETTINGS)[]).filter(
-  (key) => ["string", "number", "boolean"].includes(typeof DEFAULT_SETTINGS[key]) && key !== "embedWorkers",
+  (key) => ["string", "number", "boolean"].includes(typeof DEFAULT_SETTINGS[key]) && !SETTINGS[key].shownDefault,
 );
 
 const dir = mkdtempSync(path.join(tmpdir(), "skill-router-doc-figures-"));

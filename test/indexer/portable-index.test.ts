@@ -1,15 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
-import { openIndexForRead, openIndexForWrite } from "../../src/store/database.js";
-import { readMeta, readRootFolders } from "../../src/store/index-meta.js";
-import { MIGRATIONS } from "../../src/store/migrations.js";
-import { servedRootFolders, servedRootPaths, skillsRootOverride } from "../../src/store/skill-location.js";
+import { openIndexForRead } from "../../src/store/database.js";
+import { readMeta } from "../../src/store/index-meta.js";
+import { loadSettings } from "../../src/config/load-settings.js";
+import { servedRootFolders, servedRootPaths } from "../../src/store/skill-location.js";
 import { getSkill } from "../../src/store/skill-rows.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
@@ -154,7 +153,8 @@ describe("a portable index", () => {
       { path: "/ci/tools/tools.json", folder: "/ci/tools" },
       { path: "/ci/more", folder: "/ci/more" },
     ];
-    const override = skillsRootOverride({ ROUTER_SKILLS_ROOT: ["/app/skills", "/app/tools"].join(path.delimiter) });
+    const skillsRoot = (value: string | undefined) => loadSettings({ env: { ROUTER_SKILLS_ROOT: value } }).settings.skillsRoot;
+    const override = skillsRoot(["/app/skills", "/app/tools"].join(path.delimiter));
     expect(
       servedRootFolders(
         roots.map((root) => root.folder),
@@ -162,32 +162,8 @@ describe("a portable index", () => {
       ),
     ).toEqual(["/app/skills", "/app/tools", "/ci/more"]);
     expect(servedRootPaths(roots, override)).toEqual(["/app/skills", "/app/tools/tools.json", "/ci/more"]);
-    expect(servedRootPaths(roots, skillsRootOverride({ ROUTER_SKILLS_ROOT: `${path.delimiter}/app/tools` }))).toEqual(["/ci/skills", "/app/tools/tools.json", "/ci/more"]);
-    expect(servedRootPaths(roots, skillsRootOverride({}))).toEqual(roots.map((root) => root.path));
-  });
-
-  it("migrates an index written with absolute paths in place, keeping it servable", () => {
-    const root = tempDir();
-    const file = path.join(tempDir(), "router.db");
-    const old = new Database(file);
-    old.transaction(() => {
-      MIGRATIONS.slice(0, 2).forEach((migrate) => migrate(old));
-      old.pragma("user_version = 2");
-      old.prepare("INSERT INTO roots (position, path) VALUES (0, ?), (1, ?)").run(root, path.join(root, "tools.json"));
-      const insert = old.prepare(
-        "INSERT INTO skills (id, name, kind, format, description, body, injection, tokens, source_path, root, content_hash, metadata, warnings, updated_at) VALUES (?, ?, 'skill', 'agent-skill', 'd', 'b', 'b', 1, ?, ?, 'h', '{}', '[]', 'now')",
-      );
-      insert.run("a", "alpha", path.join(root, "alpha", "SKILL.md"), root);
-      insert.run("t", "lookup", `${path.join(root, "tools.json")}#/0`, path.join(root, "tools.json"));
-    })();
-    old.close();
-
-    openIndexForWrite(file).close();
-    const index = openIndexForRead(file);
-    expect(readRootFolders(index)).toEqual([root, root]);
-    expect(getSkill(index, "alpha")).toMatchObject({ relativePath: "alpha/SKILL.md", sourcePath: path.join(root, "alpha", "SKILL.md") });
-    expect(getSkill(index, "lookup")).toMatchObject({ relativePath: "tools.json#/0", sourcePath: `${path.join(root, "tools.json")}#/0` });
-    index.close();
+    expect(servedRootPaths(roots, skillsRoot(`${path.delimiter}/app/tools`))).toEqual(["/ci/skills", "/app/tools/tools.json", "/ci/more"]);
+    expect(servedRootPaths(roots, skillsRoot(undefined))).toEqual(roots.map((root) => root.path));
   });
 });
 

@@ -6,6 +6,8 @@ import { createEmbedder, planEmbedder } from "../../src/models/create-embedder.j
 import { MODEL_CATALOGUE, modelFolder } from "../../src/models/model-catalogue.js";
 import { hashModelFiles } from "../../src/models/model-files-hash.js";
 import { startEmbedderWorker } from "../../src/models/model-worker-client.js";
+import { loadSettings } from "../../src/config/load-settings.js";
+import { modelOptions } from "../../src/config/model-options.js";
 import { modelSettings } from "../../src/models/model-settings.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { runOnnxDirectly, TINY_HIDDEN, writeTinyBert } from "../helpers/tiny-bert.js";
@@ -109,18 +111,22 @@ describe("MiniLM embedder (generated tiny BERT, same transformers.js code path)"
   });
 
   it("refuses unknown settings with INVALID_ARGUMENT, from options or the environment", () => {
-    expect(() => planEmbedder({ embedder: "bert" as never })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
-    expect(() => modelSettings({}, { ROUTER_EMBEDDER: "bert" })).toThrow(
-      expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/ROUTER_EMBEDDER must be one of auto, offline, minilm, multilingual/) }),
+    expect(() => planEmbedder({ embedder: "bert" as never })).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT", message: 'embedder must be one of auto, offline, minilm, multilingual; got "bert"' }),
     );
-    expect(() => modelSettings({}, { ROUTER_MODEL_THREADS: "0" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
-    expect(() => modelSettings({}, { ROUTER_MODEL_DTYPE: "int4" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
-    expect(modelSettings({}, { ROUTER_EMBEDDER: "offline", ROUTER_MODELS_DIR: "/m", ROUTER_MODEL_THREADS: "2", ROUTER_ALLOW_REMOTE_MODELS: "1" })).toEqual({
+    expect(() => modelSettings({ threads: 0 })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    expect(() => modelSettings({ dtype: "int4" as never })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
+    const models = (env: Record<string, string>) => modelOptions(loadSettings({ env }).settings);
+    expect(() => models({ ROUTER_EMBEDDER: "bert" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/ROUTER_EMBEDDER: .*"auto"/) }));
+    expect(() => models({ ROUTER_MODEL_THREADS: "0" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/ROUTER_MODEL_THREADS: /) }));
+    expect(() => models({ ROUTER_MODEL_DTYPE: "int4" })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringMatching(/ROUTER_MODEL_DTYPE: /) }));
+    expect(models({ ROUTER_EMBEDDER: "offline", ROUTER_MODELS_DIR: "/m", ROUTER_MODEL_THREADS: "2", ROUTER_ALLOW_REMOTE_MODELS: "1", HF_TOKEN: "hf_x" })).toEqual({
       embedder: "offline",
       modelsDir: "/m",
       dtype: undefined,
       threads: 2,
       allowRemoteModels: true,
+      hub: { endpoint: "https://huggingface.co", token: "hf_x" },
     });
   });
 });

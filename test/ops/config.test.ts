@@ -2,7 +2,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/config/load-settings.js";
 import { DEFAULT_SETTINGS, defaultEmbedWorkers, maskSecrets } from "../../src/config/settings.js";
-import { tempDir, writeFile } from "../helpers/fixtures.js";
+import { runCli } from "../helpers/cli.js";
+import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 
 describe("settings", () => {
   it("take flags over the environment over the config file over the defaults, and say where each came from", () => {
@@ -66,10 +67,39 @@ describe("settings", () => {
     expect([1, 2, 3, 4, 64].map((cores) => defaultEmbedWorkers(cores))).toEqual([1, 1, 2, 2, 2]);
   });
 
-  it("mask the API key wherever settings are shown", () => {
-    const { settings } = loadSettings({ env: { ROUTER_API_KEY: "a-secret-key-0123456789" } });
-    expect(settings.apiKey).toBe("a-secret-key-0123456789");
-    expect(JSON.stringify(maskSecrets(settings))).not.toContain("a-secret-key");
-    expect(maskSecrets(settings).apiKey).toBe("********");
+  it("mask the API key and the tokens wherever settings are shown", () => {
+    const { settings } = loadSettings({ env: { ROUTER_API_KEY: "a-secret-key-0123456789", OPENAI_API_KEY: "sk-secret", HF_TOKEN: "hf_secret" } });
+    expect(settings).toMatchObject({ apiKey: "a-secret-key-0123456789", llmApiKey: "sk-secret", hubToken: "hf_secret" });
+    expect(JSON.stringify(maskSecrets(settings))).not.toMatch(/secret/);
+    expect(maskSecrets(settings)).toMatchObject({ apiKey: "********", llmApiKey: "********", hubToken: "********" });
+  });
+
+  it("take the skills root by position (an empty entry keeps its root), and paths in a file relative to the file", () => {
+    expect(loadSettings({ env: { ROUTER_SKILLS_ROOT: `${path.delimiter}/app/tools` } }).settings.skillsRoot).toEqual(["", "/app/tools"]);
+    const dir = tempDir();
+    const file = writeFile(path.join(dir, "router.yaml"), "skillsRoot: ['', skills]\nmodelsDir: models\nevalCacheDir: cache\n");
+    expect(loadSettings({ env: { ROUTER_CONFIG: file } }).settings).toMatchObject({
+      skillsRoot: ["", path.join(dir, "skills")],
+      modelsDir: path.join(dir, "models"),
+      evalCacheDir: path.join(dir, "cache"),
+    });
+    expect(loadSettings({ env: { XDG_CACHE_HOME: "/xdg" } }).settings.evalCacheDir).toBe(path.join("/xdg", "skill-router", "eval"));
+  });
+
+  it("are read the same way by every command: flags over variables over the config file", () => {
+    const dir = tempDir();
+    writeAgentSkill(path.join(dir, "skills"), "k8s-debug", { description: "Debug failing Kubernetes pods: CrashLoopBackOff, OOMKilled. Use when a pod keeps restarting." });
+    const config = writeFile(path.join(dir, "router.yaml"), "db: indexes/router.db\nexpander: heuristic\nembedder: offline\n");
+    expect(runCli(["index", path.join(dir, "skills"), "--config", config, "-q"]).status).toBe(0);
+    const fromFile = runCli(["route", "my pod keeps restarting", "--json"], { env: { ROUTER_CONFIG: config } });
+    expect(JSON.parse(fromFile.stdout)).toMatchObject({ selected: ["k8s-debug"], embedder: "use-lite-512" });
+    const elsewhere = path.join(dir, "elsewhere.db");
+    expect(runCli(["skills"], { env: { ROUTER_CONFIG: config, ROUTER_DB: elsewhere } }).stderr).toContain(`No index at ${elsewhere}`);
+    expect(runCli(["skills", "--db", path.join(dir, "indexes", "router.db")], { env: { ROUTER_CONFIG: config, ROUTER_DB: elsewhere } }).stderr).toMatch(/^1 skills in /);
+    // A bad value stops any command, named as it was given.
+    const bad = runCli(["skills", "--config", config], { env: { ROUTER_MODEL_THREADS: "two" } });
+    expect([bad.status, bad.stderr]).toEqual([2, expect.stringContaining('ROUTER_MODEL_THREADS must be a whole number; got "two"')]);
+    const llm = runCli(["index", path.join(dir, "skills"), "--config", config, "--expander", "auto", "--llm-model", "gpt-test", "-q"], { env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" } });
+    expect([llm.status, llm.stderr]).toEqual([2, expect.stringContaining("LLM_NOT_CONFIGURED")]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseEvalSet } from "../../src/eval/eval-set.js";
 import { evalSetParser } from "../../src/skills/eval-set.js";
 import { describeParserConformance, doc } from "./parser-conformance.js";
 
@@ -32,5 +33,27 @@ describe("eval-set parser", () => {
 
   it("leaves files without skills and cases to other parsers", () => {
     expect(evalSetParser.parse(doc("/e/x.json", JSON.stringify({ tools: [] }))).unrecognised).toBe("not an evaluation set");
+  });
+
+  it("reports each bad skill with its place and reason, and indexes the others; `router eval`'s reader refuses the file", () => {
+    const set = {
+      skills: [
+        { name: "get weather", description: "Weather forecasts" },
+        { name: "lookup", description: "Looks things up", queries: ["find it", 3] },
+        { name: "add", description: "Adds numbers", parameters: "a, b" },
+        "search",
+        { name: "ok", description: "A fine skill" },
+      ],
+      cases: [],
+    };
+    const result = evalSetParser.parse(doc("/e/set.json", JSON.stringify(set)));
+    expect(result.skills.map((skill) => skill.name)).toEqual(["ok"]);
+    expect(result.problems).toEqual([
+      { file: "/e/set.json#/skills/0", reason: `'name' "get weather" contains whitespace or control characters` },
+      { file: "/e/set.json#/skills/1", reason: "'queries' must be a list of strings" },
+      { file: "/e/set.json#/skills/2", reason: "'parameters' must be a JSON object (a JSON schema)" },
+      { file: "/e/set.json#/skills/3", reason: "skill entry is not a JSON object" },
+    ]);
+    expect(() => parseEvalSet(set, "set.json")).toThrow(`set.json is not an eval set: skills.0.name: 'name' "get weather" contains whitespace or control characters`);
   });
 });
