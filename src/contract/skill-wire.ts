@@ -24,6 +24,7 @@ function toMetadataWire(metadata: SkillMetadata): SkillMetadataWire {
     server: metadata.server,
     example_queries: metadata.exampleQueries,
     manifest_file: metadata.manifestFile?.file,
+    explicit_only: metadata.explicitOnly,
   };
   // Absent fields stay absent, as JSON has them.
   return Object.fromEntries(Object.entries(wire).filter(([, value]) => value !== undefined)) as SkillMetadataWire;

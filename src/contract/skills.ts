@@ -28,6 +28,10 @@ export const skillMetadataSchema = z
     server: z.string().optional(),
     example_queries: z.array(z.string()).optional(),
     manifest_file: z.string().optional().meta({ description: "The hand-written routing manifest beside the skill, when there is one." }),
+    explicit_only: z
+      .string()
+      .optional()
+      .meta({ description: "Why the skill is injected only when a request calls it by name ($name, /name or its bare name): its frontmatter, its prose, or its manifest file." }),
   })
   .meta({ id: "SkillMetadata" });
 

@@ -21,6 +21,8 @@ export interface SkillEntry {
   tokens: number;
   /** Heuristic manifests are drawn from the description, not written as user requests: similarities run lower. */
   heuristicManifest: boolean;
+  /** Injected only when a request calls it by name (its author says so: SkillMetadata.explicitOnly). */
+  explicitOnly: boolean;
 }
 
 /**
@@ -33,6 +35,8 @@ export interface RouteModel {
   dimension: number;
   skills: SkillEntry[];
   byName: Map<string, number>;
+  /** The skills injected only when a request calls them by name. */
+  explicitOnlySkills: number[];
   /** One unit vector per skill (mean of its queries and description), skill i's in slot i + 1: dense search and the q2c signal compare the query with these. */
   centroids: VectorSlots;
   /** The centroids' sign-bit codes (models/sign-codes.ts): dense search over a large index compares these first. */
@@ -68,11 +72,11 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
   const byName = new Map<string, number>();
   // Read a row at a time with pauses: 10,000 skills take some 35 ms, too long to hold the event loop.
   const select = db.prepare(
-    "SELECT s.id, s.name, s.kind, s.description, s.tokens, coalesce(m.source = 'heuristic', 0) AS heuristic FROM skills s LEFT JOIN manifests m ON m.skill_id = s.id WHERE s.name > ? ORDER BY s.name LIMIT ?",
+    "SELECT s.id, s.name, s.kind, s.description, s.tokens, coalesce(m.source = 'heuristic', 0) AS heuristic, json_extract(s.metadata, '$.explicitOnly') IS NOT NULL AS explicitOnly FROM skills s LEFT JOIN manifests m ON m.skill_id = s.id WHERE s.name > ? ORDER BY s.name LIMIT ?",
   );
   for (let last = ""; ; ) {
-    const rows = select.all(last, SKILL_ROWS_PER_READ) as (Omit<SkillEntry, "heuristicManifest"> & { heuristic: number })[];
-    for (const { heuristic, ...entry } of rows) byName.set(entry.name, skills.push({ ...entry, heuristicManifest: heuristic === 1 }) - 1);
+    const rows = select.all(last, SKILL_ROWS_PER_READ) as (Omit<SkillEntry, "heuristicManifest" | "explicitOnly"> & { heuristic: number; explicitOnly: number })[];
+    for (const { heuristic, explicitOnly, ...entry } of rows) byName.set(entry.name, skills.push({ ...entry, heuristicManifest: heuristic === 1, explicitOnly: explicitOnly === 1 }) - 1);
     if (rows.length < SKILL_ROWS_PER_READ) break;
     last = rows.at(-1)!.name;
     await pause();
@@ -97,6 +101,7 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     dimension,
     skills,
     byName,
+    explicitOnlySkills: skills.flatMap((skill, index) => (skill.explicitOnly ? [index] : [])),
     centroids,
     centroidCodes: dense.arrays.codes,
     lexical,

@@ -20,6 +20,7 @@ import { checkRequest, prepareQuery, type RouteQuery } from "./query.js";
 import { resultCache } from "./result-cache.js";
 import type { RetrieverFactory } from "./retriever.js";
 import type { RouteModel } from "./route-model.js";
+import { rankingLogit } from "./routing-params.js";
 import { scoreQuery, type ScoredCandidate, type Scoring } from "./score.js";
 import type { Evidence } from "./signals.js";
 import { holdSnapshot, type Snapshot } from "./snapshot.js";
@@ -229,7 +230,7 @@ async function routeQuery(
     threshold: outcome.threshold,
     evidence_floor: outcome.evidenceFloor && { bm25: round(outcome.evidenceFloor.bm25), q2q_max: round(outcome.evidenceFloor.q2qMax) },
     invoked: invoked !== undefined ? model.skills[invoked]!.name : null,
-    warnings: [],
+    warnings: passedOver(snapshot, scoring),
     timing_ms: {
       embed: round(embedded - started),
       retrieve: round(scored.retrieveMs),
@@ -312,16 +313,49 @@ function candidatesOf(
   perRetriever: number,
   options: RouteOptions,
 ): { candidates: number[]; eligible?: (skill: number) => boolean; invoked?: number; retrievedWhole: (skill: number) => boolean } {
-  const { allowed, notExcluded } = skillFilters(snapshot.model, options);
-  // The first name the message calls that is a skill here (exactly: "$HOME" in a pasted script calls no skill "home").
-  const invoked = query.calls?.map((name) => snapshot.model.byName.get(name)).find((skill) => skill !== undefined && (allowed?.(skill) ?? true));
+  const { model } = snapshot;
+  const { allowed, notExcluded } = skillFilters(model, options);
+  // The first name the message calls that is a skill here (exactly: "$HOME" in a pasted script calls no skill "home");
+  // a skill used only when called by name is also called by its bare name.
+  const invoked = [...(query.calls ?? []).map((name) => model.byName.get(name)), namedExplicitSkill(model, query.text)].find((skill) => skill !== undefined && (allowed?.(skill) ?? true));
   const found = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
   const candidates = invoked === undefined || found.includes(invoked) ? found : [...found, invoked];
   const called = invoked === undefined ? {} : { invoked };
-  if (!options.skills) return { candidates, ...called, retrievedWhole: () => true };
+  // A skill used only when called by name stays among the candidates, as context the others are measured against.
+  const uncalled = (skill: number) => !model.skills[skill]!.explicitOnly || skill === invoked;
+  if (!options.skills) {
+    const eligible = candidates.every(uncalled) ? {} : { eligible: uncalled };
+    return { candidates, ...eligible, ...called, retrievedWhole: () => true };
+  }
   const context = gatherCandidates(snapshot.retrievers, query, perRetriever, notExcluded);
   const wholeIndex = new Set(context);
-  return { candidates: [...new Set([...candidates, ...context])], eligible: allowed, ...called, retrievedWhole: (skill) => wholeIndex.has(skill) };
+  return {
+    candidates: [...new Set([...candidates, ...context])],
+    eligible: (skill) => allowed!(skill) && uncalled(skill),
+    ...called,
+    retrievedWhole: (skill) => wholeIndex.has(skill),
+  };
+}
+
+/** A warning for a skill used only when called by name that the message fits better than the best one left: how to call it. */
+function passedOver({ model, params }: Snapshot, scoring: Scoring): string[] {
+  const best = scoring.ranked[0]?.logit ?? -Infinity;
+  const fitter = scoring.context.find((item) => model.skills[item.evidence.skill]!.explicitOnly && rankingLogit(params, item.features) > best);
+  if (!fitter) return [];
+  const { name } = model.skills[fitter.evidence.skill]!;
+  return [`${name} fits this request best, but it is used only when called by name ($${name} or /${name})`];
+}
+
+/** A skill used only when called by name whose name the message holds as a word of its own (case aside), if any. */
+function namedExplicitSkill(model: RouteModel, text: string): number | undefined {
+  const lower = text.toLowerCase();
+  return model.explicitOnlySkills.find((skill) => {
+    const name = model.skills[skill]!.name.toLowerCase();
+    for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + 1)) {
+      if (!/[\w-]/.test(lower[at - 1] ?? " ") && !/[\w-]/.test(lower[at + name.length] ?? " ")) return true;
+    }
+    return false;
+  });
 }
 
 /** The skill the message called by name ranks first, whatever its scores; the rest keep their order. */

@@ -1,3 +1,4 @@
+import { explicitOnlyReason } from "./explicit-only.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { skillInjection } from "./injection.js";
 import { checkDescription, readOptionalFields, supportingFiles } from "./skill-fields.js";
@@ -31,6 +32,8 @@ export const agentSkillParser: SkillParser = {
     const files = supportingFiles(document.files);
     if (files.length > 0) metadata.supportingFiles = files;
     const body = frontmatter.body.trim();
+    const explicitOnly = explicitOnlyReason(data, data["description"] as string, body);
+    if (explicitOnly) metadata.explicitOnly = explicitOnly;
     return {
       skills: [
         {

@@ -46,18 +46,37 @@ export function attachManifestFile(skills: ParsedSkill[], document: SkillDocumen
     return [`${manifestFile.file}: malformed YAML (${(error as Error).message.split("\n")[0]}); ignored`];
   }
   if (!isRecord(content)) return [`${manifestFile.file}: expected a mapping of manifest fields; ignored`];
-  if (layout === "folder") {
-    skills[0]!.metadata.manifestFile = { file: manifestFile.file, content };
-    return [];
-  }
+  if (layout === "folder") return attachTo(skills[0]!, manifestFile.file, content);
   const used = new Set<string>();
+  const warnings: string[] = [];
   for (const skill of skills) {
     const key = [skill.name, skill.metadata.toolName].find((name) => name !== undefined && name in content);
     if (key === undefined) continue;
     used.add(key);
-    skill.metadata.manifestFile = { file: manifestFile.file, content: content[key] };
+    warnings.push(...attachTo(skill, manifestFile.file, content[key]));
   }
-  return Object.keys(content)
-    .filter((key) => !used.has(key))
-    .map((key) => `${manifestFile.file}: no tool named "${key}" in ${path.basename(document.path)}; entry ignored`);
+  return [
+    ...warnings,
+    ...Object.keys(content)
+      .filter((key) => !used.has(key))
+      .map((key) => `${manifestFile.file}: no tool named "${key}" in ${path.basename(document.path)}; entry ignored`),
+  ];
+}
+
+/**
+ * A skill's manifest entry: its `trigger` (explicit: only when a request calls it by name; auto: the router decides,
+ * whatever its prose says) is the skill's own, the rest is the manifest.
+ */
+function attachTo(skill: ParsedSkill, file: string, entry: unknown): string[] {
+  if (!isRecord(entry) || !("trigger" in entry)) {
+    skill.metadata.manifestFile = { file, content: entry };
+    return [];
+  }
+  const { trigger, ...manifest } = entry;
+  // A file that only sets the trigger leaves the manifest to the expanders.
+  if (Object.keys(manifest).length > 0) skill.metadata.manifestFile = { file, content: manifest };
+  if (trigger === "explicit") skill.metadata.explicitOnly = `${file} says trigger: explicit`;
+  else if (trigger === "auto") delete skill.metadata.explicitOnly;
+  else return [`${file}: trigger must be explicit or auto, got ${JSON.stringify(trigger)}; ignored`];
+  return [];
 }

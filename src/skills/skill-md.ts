@@ -1,3 +1,4 @@
+import { explicitOnlyReason } from "./explicit-only.js";
 import { splitFrontmatter } from "./frontmatter.js";
 import { skillInjection } from "./injection.js";
 import { checkDescription, readOptionalFields, supportingFiles } from "./skill-fields.js";
@@ -31,6 +32,8 @@ export const skillMdParser: SkillParser = {
     if (files.length > 0) metadata.supportingFiles = files;
     const modules = document.files.filter((file) => MODULE_FILE.test(file));
     if (modules.length > 0) metadata.modules = modules;
+    const explicitOnly = explicitOnlyReason(data, description as string, body);
+    if (explicitOnly) metadata.explicitOnly = explicitOnly;
     return {
       skills: [
         {

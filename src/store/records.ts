@@ -30,6 +30,8 @@ export interface SkillMetadata {
   server?: string;
   /** Eval-set skills: the example user requests shipped with the set. */
   exampleQueries?: string[];
+  /** Why the skill is injected only when a request calls it by name (skills/explicit-only.ts, or `trigger: explicit` in its manifest file). */
+  explicitOnly?: string;
   /** A hand-written routing manifest found beside the skill (see skills/manifest-file.ts); checked at expansion. */
   manifestFile?: { file: string; content: unknown };
 }

@@ -298,3 +298,39 @@ describe("a near miss the skill's manifest names", () => {
     }
   });
 });
+
+describe("a skill used only when called by name", () => {
+  it("is injected when the request names it ($name, /name or its bare name), and otherwise passed over with a warning", async () => {
+    const skills = tempDir();
+    writeAgentSkill(skills, "offer-magic", {
+      description: "Turn a job posting into a tailored resume, then prepare interview answers that hold up.",
+      extra: "disable-model-invocation: true",
+    });
+    writeAgentSkill(skills, "resume-polish", {
+      description: "Polish one resume bullet or section: stronger verbs, quantified results.",
+      files: { "router-manifest.yaml": "trigger: explicit\n" },
+    });
+    writeAgentSkill(skills, "frontend-redesign", { description: "Redesign a web frontend. Use only when the user explicitly invokes this skill by name." });
+    for (const name of ["pdf-extract", "sql-review", "git-commit", "k8s-debug", "weather", "invoices", "meal-plans", "translate", "slides"]) writeAgentSkill(skills, name);
+    const file = path.join(tempDir(), "router.db");
+    await runIndex({ paths: [skills], db: file });
+    const named = await createRouter({ db: file });
+    try {
+      expect(named.skill("offer-magic")?.metadata.explicit_only).toBe("its frontmatter says disable-model-invocation: true");
+      expect(named.skill("resume-polish")?.metadata.explicit_only).toBe("router-manifest.yaml says trigger: explicit");
+      expect(named.skill("frontend-redesign")?.metadata.explicit_only).toContain("Use only when the user explicitly invokes this skill by name");
+      expect(named.skill("weather")?.metadata.explicit_only).toBeUndefined();
+      const unnamed = await named.route("tailor my resume to this job posting and prepare interview answers");
+      expect(unnamed.selected).not.toContain("offer-magic");
+      expect(unnamed.skills.map((skill) => skill.name)).not.toContain("offer-magic");
+      expect(unnamed.warnings).toContain("offer-magic fits this request best, but it is used only when called by name ($offer-magic or /offer-magic)");
+      for (const request of ["$offer-magic tailor my resume to this job posting", "/offer-magic tailor my resume", "use offer-magic to tailor my resume to this job posting"]) {
+        expect(await named.route(request), request).toMatchObject({ decision: "inject", selected: ["offer-magic"], invoked: "offer-magic" });
+      }
+      // A bare name counts only as a word of its own.
+      expect((await named.route("tailor my resume for the offer-magical role")).invoked).toBeNull();
+    } finally {
+      await named.close();
+    }
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { explicitOnlyReason } from "../../src/skills/explicit-only.js";
+
+describe("a skill used only when called by name", () => {
+  it("is read from Claude Code's frontmatter field", () => {
+    expect(explicitOnlyReason({ "disable-model-invocation": true }, "Plans meals.", "")).toBe("its frontmatter says disable-model-invocation: true");
+    expect(explicitOnlyReason({ "disable-model-invocation": false }, "Plans meals.", "")).toBeUndefined();
+  });
+
+  it("is read from prose that speaks of the skill being named, invoked or called by a slash command", () => {
+    const said = [
+      "Redesign a frontend. Use only when the user explicitly invokes this skill by name.",
+      "Activate only when the user explicitly names this skill.",
+      "Runs the hardening pass, only via /hp-harden and the other /hp-* commands.",
+      "Load it exclusively through the /release slash command.",
+    ];
+    for (const description of said) expect(explicitOnlyReason({}, description, ""), description).toMatch(/^it says "/);
+    expect(explicitOnlyReason({}, "Plans meals.", "# Meals\n\nUse only when the user explicitly calls this skill.")).toBe('it says "Use only when the user explicitly calls this skill."');
+  });
+
+  it("is not read from a topical condition or an instruction about something else", () => {
+    const topical = [
+      "Use this skill ONLY when the user explicitly requests PowerPoint/PPTX poster format.",
+      "Use `wacli` only when the user explicitly asks you to message someone else on WhatsApp.",
+      "Delete only on explicit opt-in; recoverable via reflog.",
+      "MUST also use when the user explicitly asks to delegate to a local model.",
+      "Activate only when the user explicitly names this skill or clearly instructs continuous, autonomous planning.",
+    ];
+    for (const description of topical) expect(explicitOnlyReason({}, description, ""), description).toBeUndefined();
+  });
+});
