@@ -35,7 +35,7 @@ module.exports = {
       severity: "error",
       comment: "Routing reads the index; parsing skills, writing manifests, indexing, fitting and evaluating are index-time or offline work.",
       from: { path: "^src/route/" },
-      to: { path: "^src/(skills|expand|indexer|fit|calibrate|eval|server|cli|mcp|hooks|client|exports)/" },
+      to: { path: "^src/(skills|expand|indexer|fit|calibrate|feedback|eval|server|cli|mcp|hooks|client|exports)/" },
     },
     {
       name: "index-time-code-never-imports-the-query-path",

@@ -11,7 +11,7 @@ import { runIndex } from "../src/indexer/run-index.js";
 import { planEmbedder } from "../src/models/create-embedder.js";
 import { openIndexForRead } from "../src/store/database.js";
 import { readManifests } from "../src/store/manifest-rows.js";
-import { createRouter } from "../src/route/router.js";
+import { createRouter, type Router } from "../src/route/router.js";
 import { routableQuery } from "../src/contract/limits.js";
 
 // Every skill collection of the shared corpus but openclaw, whose 2,215 skills are mostly short community uploads.
@@ -63,7 +63,7 @@ export interface TriggerDevOptions {
   log: (message: string) => void;
 }
 
-interface Case {
+export interface Case {
   query: string;
   expected: string | null;
   source: string;
@@ -92,6 +92,8 @@ export interface TriggerCounts {
 
 export interface TriggerDevFigures {
   distractorSet: string;
+  /** The cached index the figures were measured on. */
+  db: string;
   track: ManifestTrack;
   /** Skills whose manifest came from the track's import (0 on the heuristic track). */
   imported: number;
@@ -133,29 +135,10 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
   try {
     const known = new Set(router.skills().map((skill) => skill.name));
     const evalSkillsIndexed = evalSkills.filter((name) => known.has(name)).length;
-    const all = emptyCounts();
-    const byScript = { latin: emptyCounts(), han: emptyCounts(), hangul: emptyCounts() };
-    const scores: { positive: boolean; score: number }[] = [];
-    const outcomes: ScoredOutcome[] = [];
-    for (const item of cases) {
-      const result = await router.route(routableQuery(item.query), { k: 3 });
-      const injected = result.decision === "inject" ? result.selected[0] : undefined;
-      for (const counts of [all, byScript[scriptOf(item.query)]]) {
-        if (item.expected !== null) {
-          counts.positives++;
-          if (result.skills[0]?.name === item.expected) counts.top1++;
-          if (injected === item.expected) counts.injectedRight++;
-        } else {
-          counts.negatives++;
-          if (injected === item.source) counts.negativesOwnSkill++;
-          if (injected !== undefined) counts.negativesAnySkill++;
-        }
-      }
-      scores.push({ positive: item.expected !== null, score: result.in_scope });
-      outcomes.push({ expected: item.expected, ...scoredAnswer(result), latencyMs: 0 });
-    }
+    const { all, byScript, scores, outcomes } = await routeCases(router, cases);
     return {
       distractorSet: options.distractors.label,
+      db,
       track: options.track,
       imported,
       skills: {
@@ -186,6 +169,35 @@ function importedSkills(db: string): number {
   } finally {
     index.close();
   }
+}
+
+/** Routes every case and counts, overall and by script, what the table reports. */
+export async function routeCases(
+  router: Router,
+  cases: Case[],
+): Promise<{ all: TriggerCounts; byScript: Record<Script, TriggerCounts>; scores: { positive: boolean; score: number }[]; outcomes: ScoredOutcome[] }> {
+  const all = emptyCounts();
+  const byScript = { latin: emptyCounts(), han: emptyCounts(), hangul: emptyCounts() };
+  const scores: { positive: boolean; score: number }[] = [];
+  const outcomes: ScoredOutcome[] = [];
+  for (const item of cases) {
+    const result = await router.route(routableQuery(item.query), { k: 3 });
+    const injected = result.decision === "inject" ? result.selected[0] : undefined;
+    for (const counts of [all, byScript[scriptOf(item.query)]]) {
+      if (item.expected !== null) {
+        counts.positives++;
+        if (result.skills[0]?.name === item.expected) counts.top1++;
+        if (injected === item.expected) counts.injectedRight++;
+      } else {
+        counts.negatives++;
+        if (injected === item.source) counts.negativesOwnSkill++;
+        if (injected !== undefined) counts.negativesAnySkill++;
+      }
+    }
+    scores.push({ positive: item.expected !== null, score: result.in_scope });
+    outcomes.push({ expected: item.expected, ...scoredAnswer(result), latencyMs: 0 });
+  }
+  return { all, byScript, scores, outcomes };
 }
 
 function emptyCounts(): TriggerCounts {

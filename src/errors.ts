@@ -37,6 +37,8 @@ export const ERROR_CATALOGUE = {
   INTERNAL_ERROR: { status: 500, message: "Internal error" },
   LLM_NOT_CONFIGURED: { status: 400, message: "No LLM configured for manifest expansion" },
   MANIFEST_IMPORT_INVALID: { status: 400, message: "The manifest import file has no usable line" },
+  FEEDBACK_LIMIT: { status: 409, message: "The index holds as much feedback as it keeps for this skill or client" },
+  FEEDBACK_IMPORT_INVALID: { status: 400, message: "The feedback import file has no usable line" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -14,6 +14,7 @@ const COMMANDS: [name: string, load: () => Promise<Command>][] = [
   ["show", async () => (await import("./show-command.js")).showCommand()],
   ["route", async () => (await import("./route-command.js")).routeCommand()],
   ["fit", async () => (await import("./fit-command.js")).fitCommand()],
+  ["feedback", async () => (await import("./feedback-command.js")).feedbackCommand()],
   ["eval", async () => (await import("./eval-command.js")).evalCommand()],
   ["serve", async () => (await import("./serve-command.js")).serveCommand()],
   ["expand", async () => (await import("./expand-command.js")).expandCommand()],

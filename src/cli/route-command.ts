@@ -84,7 +84,7 @@ function describe(skill: RankedSkill): string {
   const parts = [`${skill.name} ${skill.confidence.toFixed(2)}`];
   const matched = matchedTerms(skill);
   if (matched.length > 0) parts.push(`matched: ${matched.slice(0, 5).join(", ")}`);
-  if (skill.nearest_query) parts.push(`like: "${truncate(skill.nearest_query, 60)}"`);
+  if (skill.nearest_query) parts.push(`like: "${truncate(skill.nearest_query, 60)}"${skill.nearest_from_use ? " (from use)" : ""}`);
   if (skill.negative) parts.push(`but near: "${truncate(skill.negative, 40)}"`);
   parts.push(`+${skill.tokens.toLocaleString("en-US")} tokens`);
   return parts.join("  ");

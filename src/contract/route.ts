@@ -72,6 +72,7 @@ export const rankedSkillSchema = z
     signals: signalsSchema,
     matched: z.object({ keywords: z.array(z.string()), phrases: z.array(z.string()) }).meta({ description: "The manifest keywords and phrases found in the query." }),
     nearest_query: z.string().nullable().meta({ description: "The synthetic query closest to the user's message." }),
+    nearest_from_use: z.boolean().meta({ description: "The nearest query is a request confirmed for this skill by feedback, not one of its manifest's." }),
     negative: z.string().nullable().meta({ description: "The near-miss request that penalised this skill, if one did." }),
     body: z.string().optional().meta({ description: 'The text to inject, when `include: ["body"]` was asked for.' }),
   })
@@ -113,6 +114,7 @@ export const routeResultSchema = z
         "The skill the message calls by name, as agents let users do: `$name` anywhere or `/name` at its start. It ranks first and is injected whatever its scores. Null when no indexed skill is named.",
     }),
     warnings: z.array(z.string()),
+    route_id: z.string().meta({ description: "Names this answer: send it with POST /feedback to say whether the answer was right (the server remembers its recent answers)." }),
     timing_ms: routeTimingSchema,
     index_version: z.number().int(),
     embedder: z.string().nullable(),

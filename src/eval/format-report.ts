@@ -78,7 +78,7 @@ function describeCandidate(candidate: RankedSkill): string {
   ];
   const matched = matchedTerms(candidate);
   if (matched.length > 0) parts.push(`matched: ${matched.slice(0, 5).join(", ")}`);
-  if (candidate.nearest_query) parts.push(`like: "${truncate(candidate.nearest_query, 60)}"`);
+  if (candidate.nearest_query) parts.push(`like: "${truncate(candidate.nearest_query, 60)}"${candidate.nearest_from_use ? " (from use)" : ""}`);
   return parts.join("  ");
 }
 

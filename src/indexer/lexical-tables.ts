@@ -23,6 +23,8 @@ export interface LexicalSource {
   /** The start of a skill's instructions (empty for tools). */
   bodyStart: string;
   manifest: Manifest | undefined;
+  /** Requests confirmed from use (that agree with another): read as queries. */
+  usage?: string[];
 }
 
 /** BM25F postings and the keyword/phrase index of every skill, in the order given. */
@@ -80,7 +82,7 @@ function searchableFields(skill: LexicalSource): Record<Field, string> {
     body: withoutExclusions(skill.bodyStart),
     keywords: skill.manifest?.keywords.join(" ") ?? "",
     phrases: skill.manifest?.phrases.join(" ") ?? "",
-    queries: skill.manifest?.queries.join(" ") ?? "",
+    queries: [...(skill.manifest?.queries ?? []), ...(skill.usage ?? [])].join(" "),
   };
 }
 

@@ -14,13 +14,14 @@ import { loadSkills, type LoadedSkill, type LoadResult } from "../skills/load-sk
 import { countTokens } from "../skills/token-count.js";
 import type { SkillProblem } from "../skills/types.js";
 import { openIndexForWrite, type IndexDatabase } from "../store/database.js";
-import { readMeta, readMetaValue, readRootFolders, writeMetaValue, writeRoots, type IndexedRoot } from "../store/index-meta.js";
+import { bumpIndexVersion, readMeta, readMetaValue, readRootFolders, writeMetaValue, writeRoots, type IndexedRoot } from "../store/index-meta.js";
 import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
 import { deleteSkill, moveSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
 import { buildRoutingData, hasCurrentRoutingData } from "./build-routing-data.js";
 import { analyserVersion } from "./analyser-version.js";
+import { applyFeedback, type FeedbackApplied } from "./apply-feedback.js";
 import { skillTexts, skillTextsVersion } from "./skill-texts.js";
 
 export interface IndexOptions {
@@ -70,6 +71,8 @@ export interface IndexSummary {
   ignored: SkillProblem[];
   skills: number;
   indexVersion: number;
+  /** What the index's feedback now teaches its skills (store/feedback-rows.ts, indexer/apply-feedback.ts). */
+  feedback: FeedbackApplied;
   /** What the run measured of the index with no labels, when the index changed (none below MIN_CALIBRATION_SKILLS). */
   calibration: EvidenceCalibration | undefined;
   /** How sharp the default ranking's shares are on this index, measured with the calibration (none when too few skills have requests to hold out). */
@@ -112,7 +115,12 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
           (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }),
         );
       }
-      const indexVersion = commitVersion(db, roots, loaded.rootFolders, plan, now, fullEmbed);
+      // Feedback is folded in after the skills' own texts: a skill embedded again gets its requests from use back.
+      const feedback = await applyFeedback(db, async (texts) => {
+        embedder ??= await embedderPlan!.create();
+        return embedder.embed(texts);
+      });
+      const indexVersion = commitVersion(db, roots, loaded.rootFolders, plan, now, fullEmbed || feedback.skills > 0);
       let calibration: IndexCalibration = { evidence: undefined, shareScale: undefined, scope: undefined };
       if (loaded.skills.length < MIN_CALIBRATION_SKILLS) clearCalibration(db);
       else if (needsCalibration(db, indexVersion, options.recalibrate ?? false)) {
@@ -121,7 +129,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         calibration = await calibrateIndex(db, queryEncoderOver(embedder, CALIBRATION_CACHE), indexVersion, (stage, done, total) => options.onProgress?.({ stage, done, total }));
       }
       recordRun(db, started, now, plan, loaded.invalid.length);
-      return { indexVersion, ...calibration };
+      return { indexVersion, feedback, ...calibration };
     });
     return {
       db: options.db,
@@ -140,6 +148,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       ignored: loaded.ignored,
       skills: loaded.skills.length,
       indexVersion: measured.indexVersion,
+      feedback: measured.feedback,
       calibration: measured.evidence,
       shareScale: measured.shareScale,
       durationMs: performance.now() - started,
@@ -210,7 +219,7 @@ function writeSkills(db: IndexDatabase, plan: RunPlan, manifests: Map<string, St
  * A new index version when anything changed (skills, roots, every vector, a manifest renewed, the analyser), with
  * the routing data made for it; an index written by an older release gets current routing data without a new version.
  */
-function commitVersion(db: IndexDatabase, roots: string[], rootFolders: string[], plan: RunPlan, now: string, fullEmbed: boolean): number {
+function commitVersion(db: IndexDatabase, roots: string[], rootFolders: string[], plan: RunPlan, now: string, textsChanged: boolean): number {
   // Another analyser reads the index's words differently: a new index version gets its evidence floor measured again.
   const analyser = analyserVersion();
   const analyserChanged = readMetaValue(db, ANALYSER_VERSION_KEY) !== analyser;
@@ -221,7 +230,7 @@ function commitVersion(db: IndexDatabase, roots: string[], rootFolders: string[]
     roots.map((root, position) => ({ path: root, folder: rootFolders[position]! })),
     plan,
     now,
-    fullEmbed || plan.renewed.length > 0 || analyserChanged,
+    textsChanged || plan.renewed.length > 0 || analyserChanged,
   );
   if (version !== previousVersion || !hasCurrentRoutingData(db)) buildRoutingData(db);
   return version;
@@ -323,9 +332,7 @@ function commitRunMeta(db: IndexDatabase, roots: IndexedRoot[], plan: ChangePlan
   const changed = plan.changed.length > 0 || plan.moved.length > 0 || plan.removed.length > 0 || rootsChanged || rewritten;
   if (!changed) return meta.indexVersion;
   writeRoots(db, roots);
-  writeMetaValue(db, "index_version", String(meta.indexVersion + 1));
-  writeMetaValue(db, "updated_at", now);
-  return meta.indexVersion + 1;
+  return bumpIndexVersion(db, now);
 }
 
 function recordRun(db: IndexDatabase, started: number, startedAt: string, plan: ChangePlan, invalid: number): void {

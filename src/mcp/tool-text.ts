@@ -30,7 +30,7 @@ function rankedLine(skill: RankedSkill): string {
   const parts = [`${skill.name} [${skill.kind}] confidence ${skill.confidence.toFixed(2)}: ${skill.description}`];
   const matched = matchedTerms(skill);
   if (matched.length > 0) parts.push(`matched: ${matched.join(", ")}`);
-  if (skill.nearest_query) parts.push(`like: "${skill.nearest_query}"`);
+  if (skill.nearest_query) parts.push(`like: "${skill.nearest_query}"${skill.nearest_from_use ? " (from use)" : ""}`);
   if (skill.negative) parts.push(`but close to a request it is not for: "${skill.negative}"`);
   parts.push(`${skill.tokens} tokens`);
   return parts.join(" | ");

@@ -20,6 +20,7 @@ export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, body
     signals: Object.fromEntries(Object.entries(evidence.signals).map(([key, value]) => [key, round(value)])) as unknown as RankedSkill["signals"],
     matched: evidence.matched,
     nearest_query: evidence.nearestQuery === null ? null : model.textString(evidence.skill, evidence.nearestQuery),
+    nearest_from_use: evidence.nearestFromUse,
     negative: nearMissText(snapshot, item),
   };
   if (bodyOf) ranked.body = bodyOf(skill.name);

@@ -6,9 +6,12 @@ import type { Snapshot } from "./snapshot.js";
 // microseconds instead of an embedding and a scoring. Bounded in bytes, since answers with bodies are large.
 const RESULT_CACHE_BYTES = 32 * 1024 * 1024;
 
+/** An answer as cached: every caller gets its own route_id. */
+type CachedResult = Omit<RouteResult, "route_id">;
+
 export interface ResultCache {
-  get(snapshot: Snapshot, query: string, options: RouteOptions): RouteResult | undefined;
-  set(snapshot: Snapshot, query: string, options: RouteOptions, result: RouteResult): void;
+  get(snapshot: Snapshot, query: string, options: RouteOptions): CachedResult | undefined;
+  set(snapshot: Snapshot, query: string, options: RouteOptions, result: CachedResult): void;
 }
 
 /** Route answers by (index version, query, options): a new version starts empty, so no answer outlives its index. */
@@ -23,7 +26,7 @@ export function resultCache(): ResultCache {
   return {
     get(snapshot, query, options) {
       const hit = caches.get(snapshot)?.get(cacheKey(query, options));
-      return hit === undefined ? undefined : (JSON.parse(hit) as RouteResult);
+      return hit === undefined ? undefined : (JSON.parse(hit) as CachedResult);
     },
     set(snapshot, query, options, result) {
       cacheOf(snapshot).set(cacheKey(query, options), JSON.stringify(result));

@@ -10,7 +10,7 @@ import { emptyLexicalTables, lexicalData, type LexicalTables } from "../store/le
 import type { SkillKind } from "../store/records.js";
 import { skillTextStrings, skillVectorReader } from "../store/vectors.js";
 import { yieldToRequests } from "./yield-to-requests.js";
-import { vectorCache, type TextSlot, type SkillTextSlots, type VectorSource } from "./vector-cache.js";
+import { textKinds, vectorCache, type SkillTextSlots, type TextCounts, type TextSlot, type VectorSource } from "./vector-cache.js";
 
 /** One routable skill as held in memory: what every candidate needs, nothing that grows with its texts. */
 export interface SkillEntry {
@@ -106,8 +106,8 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
     centroidCodes: dense.arrays.codes,
     lexical,
     textCount: dense.values.textCount,
-    texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), vectorSource(db, skills), dense.arrays.queryCounts, skills.length),
-    ...textReaders(db, skills, dense.arrays.queryCounts),
+    texts: vectorCache(slots, Math.floor(vectorCacheBytes / (dimension * 4)), vectorSource(db, skills), dense.arrays, skills.length),
+    ...textReaders(db, skills, dense.arrays),
     compareWith(query) {
       slots.setQuery(query);
       return (text) => slots.similarity(text.slot);
@@ -118,7 +118,17 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
 
 const EMPTY_ROUTING_DATA = {
   lexical: emptyLexicalTables(),
-  dense: { arrays: { centroids: new Float32Array(0), codes: new Uint32Array(0), queryCounts: new Uint32Array(0) }, values: { names: [], textCount: 0 } },
+  dense: {
+    arrays: {
+      centroids: new Float32Array(0),
+      codes: new Uint32Array(0),
+      queryCounts: new Uint32Array(0),
+      usageCounts: new Uint32Array(0),
+      loneCounts: new Uint32Array(0),
+      negativeCounts: new Uint32Array(0),
+    },
+    values: { names: [], textCount: 0 },
+  },
 };
 
 /** Copies the centroids into `slots` (skill i's in slot i + 1), where the SIMD dot product reads them; a slice at a time, as a reload must yield to requests. */
@@ -149,6 +159,8 @@ function vectorSource(db: IndexDatabase, skills: SkillEntry[]): VectorSource {
 export interface TermSet {
   position: number;
   terms: Set<string>;
+  /** A request from use (TextSlot.use). */
+  use?: TextSlot["use"];
 }
 
 export interface SkillTextTerms {
@@ -158,10 +170,9 @@ export interface SkillTextTerms {
 
 /**
  * Reads a skill's text strings when one is first shown (or its words first compared), and keeps those of the most
- * recently used skills, with their analysed terms once asked for. `queryCounts` tells queries from negatives: a
- * skill's texts are its description, its queries, then its negatives.
+ * recently used skills, with their analysed terms once asked for. `counts` tell each text's kind by its position.
  */
-function textReaders(db: IndexDatabase, skills: SkillEntry[], queryCounts: Uint32Array): Pick<RouteModel, "textString" | "textTerms"> {
+function textReaders(db: IndexDatabase, skills: SkillEntry[], counts: TextCounts): Pick<RouteModel, "textString" | "textTerms"> {
   const read = skillTextStrings(db);
   const cached = new LRUCache<number, { strings: string[]; terms?: SkillTextTerms }>({ max: TEXT_STRING_SKILLS });
   const entry = (skill: number) => {
@@ -169,13 +180,19 @@ function textReaders(db: IndexDatabase, skills: SkillEntry[], queryCounts: Uint3
     if (!found) cached.set(skill, (found = { strings: read(skills[skill]!.id) }));
     return found;
   };
-  const termSets = (strings: string[], from: number, to: number): TermSet[] => strings.slice(from, to).map((text, offset) => ({ position: from + offset, terms: new Set(analyseText(text)) }));
   return {
     textString: (skill, position) => entry(skill).strings[position] ?? "",
     textTerms(skill) {
       const found = entry(skill);
-      const queryEnd = 1 + queryCounts[skill]!;
-      found.terms ??= { queries: termSets(found.strings, 1, queryEnd), negatives: termSets(found.strings, queryEnd, found.strings.length) };
+      if (!found.terms) {
+        const kindAt = textKinds(counts, skill);
+        const terms: SkillTextTerms = { queries: [], negatives: [] };
+        found.strings.forEach((text, position) => {
+          const kind = kindAt(position);
+          if (kind.group !== "description") terms[kind.group].push({ position, terms: new Set(analyseText(text)), ...(kind.use ? { use: kind.use } : {}) });
+        });
+        found.terms = terms;
+      }
       return found.terms;
     },
   };

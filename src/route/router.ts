@@ -12,6 +12,9 @@ import { gatherCandidates } from "./candidates.js";
 import { decide, rankedCandidate, type DecisionOutcome } from "./decide.js";
 import { denseRetriever } from "./dense-retriever.js";
 import { explainCandidate, round } from "./explain.js";
+import { judgeFeedback } from "./feedback-judgement.js";
+import { nearestNames } from "./nearest-names.js";
+import { recentAnswers } from "./recent-answers.js";
 import type { RoutingParams } from "./routing-params.js";
 import { keywordRetriever } from "./keyword-retriever.js";
 import { namedNearMiss } from "./near-miss.js";
@@ -27,6 +30,9 @@ import { holdSnapshot, type Snapshot } from "./snapshot.js";
 import { breakTies } from "./tie-break.js";
 import { DEFAULT_K } from "../contract/limits.js";
 import type { RouteOptions, RouteResult } from "../contract/route.js";
+import type { FeedbackRequest } from "../contract/feedback.js";
+import { routableQuery } from "../contract/limits.js";
+import type { NewFeedback } from "../store/feedback-rows.js";
 
 export interface RouterOptions {
   /** Path of the index file. */
@@ -53,6 +59,11 @@ export interface RouterOptions {
 /** The in-process router: `createRouter({ db })`, then `router.route(query, options)`. */
 export interface Router {
   route(query: string, options?: RouteOptions): Promise<RouteResult>;
+  /**
+   * What a piece of feedback on an answer would teach this index (which skill it corrects, whether its skill takes it
+   * as an example) with the request's vector: a row for `saveFeedback`, all but who said it. The index is not written.
+   */
+  feedback(request: FeedbackRequest): Promise<Omit<NewFeedback, "client">>;
   /** Every scored candidate of a query with its feature row, best first: the training data of `router fit`. */
   candidates(query: string, options?: RouteOptions): Promise<ScoredCandidates>;
   skills(): SkillSummary[];
@@ -113,16 +124,35 @@ export async function createRouter(options: RouterOptions): Promise<Router> {
   const tieBreak = await tieBreakStage(options.tieBreak, options.models);
   const perRetriever = options.candidatesPerRetriever ?? DEFAULT_CANDIDATES;
   const answers = resultCache();
+  const recent = recentAnswers();
 
   return {
     route: (query, routeOptions = {}) =>
       holder.use(async (snapshot) => {
         const started = performance.now();
         const hit = answers.get(snapshot, query, routeOptions);
-        if (hit) return { ...hit, timing_ms: { embed: 0, retrieve: 0, score: 0, rerank: 0, total: round(performance.now() - started), cached: true } };
+        if (hit) return recent.remember(query, { ...hit, timing_ms: { embed: 0, retrieve: 0, score: 0, rerank: 0, total: round(performance.now() - started), cached: true } });
         const result = await routeQuery(snapshot, encoder, tieBreak.reranker, perRetriever, query, routeOptions, options.skillsRoot);
         answers.set(snapshot, query, routeOptions, result);
-        return result;
+        return recent.remember(query, result);
+      }),
+    feedback: (request) =>
+      holder.use(async (snapshot) => {
+        const { model } = snapshot;
+        if (request.skill !== null && !model.byName.has(request.skill)) throw unknownSkill(request.skill, model);
+        const text = routableQuery(request.query);
+        const query = await prepareQuery(encoder, text, undefined);
+        // What the answer injected: the one named by route_id, else what this index version injects now.
+        const answered = request.route_id === undefined ? undefined : recent.answer(request.route_id);
+        const injected = answered ? (answered.selected[0] ?? null) : injectedNow(snapshot, query, perRetriever);
+        return {
+          query: request.query,
+          skill: request.skill,
+          routeId: request.route_id ?? null,
+          ...judgeFeedback(snapshot, query, request.skill, injected),
+          embedder: model.embedder,
+          vector: query.vector,
+        };
       }),
     async candidates(query, routeOptions = {}) {
       return holder.use(async (snapshot) => {
@@ -182,7 +212,7 @@ async function routeQuery(
   text: string,
   options: RouteOptions,
   skillsRoot: string[] | undefined,
-): Promise<RouteResult> {
+): Promise<Omit<RouteResult, "route_id">> {
   const { model, params } = snapshot;
   const k = options.k ?? DEFAULT_K;
   const base = { min_margin: params.minMargin, index_version: model.indexVersion, embedder: model.embedder, reranker: reranker?.id ?? null };
@@ -335,6 +365,20 @@ function candidatesOf(
     ...called,
     retrievedWhole: (skill) => wholeIndex.has(skill),
   };
+}
+
+/** What this index version injects for a prepared query, with no options: the skill, or null for none. */
+function injectedNow(snapshot: Snapshot, query: RouteQuery, perRetriever: number): string | null {
+  return decideRoute(snapshot, query, scoreRoute(snapshot, query, perRetriever, {}), {}).selected[0] ?? null;
+}
+
+/** SKILL_NOT_FOUND for feedback naming a skill the index does not hold, with the nearest names it does. */
+function unknownSkill(name: string, model: RouteModel): Error {
+  const nearest = nearestNames(name, [...model.byName.keys()]);
+  return createError("SKILL_NOT_FOUND", `No skill "${name}" in the index${nearest.length > 0 ? `; did you mean ${nearest.map((known) => `"${known}"`).join(", ")}?` : ""}`, {
+    name,
+    suggestions: nearest,
+  });
 }
 
 /** A warning for a skill used only when called by name that the message fits better than the best one left: how to call it. */

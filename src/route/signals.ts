@@ -11,6 +11,8 @@ import type { Signals } from "../contract/route.js";
 // Raw BM25 is unbounded; x / (x + BM25_HALF) maps it into [0, 1) with 0.5 at a typical strong match.
 const BM25_HALF = 10;
 const TOP_K = 3;
+// What a lone request from use is discounted by: below the skill's own texts until another confirmed request agrees.
+const LONE_DISCOUNT = 0.05;
 export const KNN_DEPTH = 10;
 
 /** Everything measured about one candidate skill for one query. */
@@ -25,6 +27,8 @@ export interface Evidence {
   matched: KeywordMatch;
   /** The position among the skill's texts (RouteModel.textString) of its query nearest to this one. */
   nearestQuery: number | null;
+  /** That query is a request confirmed from use, not one of the manifest's. */
+  nearestFromUse: boolean;
   /** The position of the negative that fired, if one did. */
   negative: number | null;
 }
@@ -54,7 +58,8 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
     const querySims = new Array<number>(queries.length);
     let best = -1;
     for (let at = 0; at < queries.length; at++) {
-      querySims[at] = similarity(queries[at]!);
+      // A request confirmed from use counts a little less until another confirmed request agrees with it.
+      querySims[at] = similarity(queries[at]!) - (queries[at]!.use === "lone" ? LONE_DISCOUNT : 0);
       if (best < 0 || querySims[at]! > querySims[best]!) best = at;
     }
     const nearest = largestValues(querySims, KNN_DEPTH);
@@ -89,6 +94,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       heuristicManifest: skill.heuristicManifest,
       matched,
       nearestQuery: best >= 0 ? own!.queries[best]!.position : null,
+      nearestFromUse: best >= 0 && own!.queries[best]!.use !== undefined,
       negative: penalty > 0 ? negativeBest!.position : null,
     };
   });

@@ -6,6 +6,16 @@ export interface TextSlot {
   slot: number;
   /** Its place among the skill's texts as written (0 is the description): the string is read only to show it. */
   position: number;
+  /** A request from use: confirmed for the skill and agreeing with another (`agreed`), confirmed alone (`lone`), or one it was wrongly injected for (`negative`). */
+  use?: "agreed" | "lone" | "negative";
+}
+
+/** How many texts of each kind each skill has after its description (store/dense-data.ts). */
+export interface TextCounts {
+  queryCounts: Uint32Array;
+  usageCounts: Uint32Array;
+  loneCounts: Uint32Array;
+  negativeCounts: Uint32Array;
 }
 
 /** A skill's texts grouped by kind, each group in the order it was written. */
@@ -21,9 +31,9 @@ export type VectorSource = (skills: number[]) => Float32Array[];
 /**
  * Candidates' texts with their vectors copied into vector slots, least recently used skills evicted first once
  * `capacity` slots are used. The skills of one call are never evicted during it: a call that needs more slots than
- * the capacity grows the memory instead. `queryCounts` tells each skill's queries from its negatives.
+ * the capacity grows the memory instead. `counts` tell each text's kind by its position.
  */
-export function vectorCache(slots: VectorSlots, capacity: number, source: VectorSource, queryCounts: Uint32Array, skillCount: number): (skills: number[]) => SkillTextSlots[] {
+export function vectorCache(slots: VectorSlots, capacity: number, source: VectorSource, counts: TextCounts, skillCount: number): (skills: number[]) => SkillTextSlots[] {
   const cached: (SkillTextSlots | undefined)[] = new Array(skillCount);
   const recency = new RecencyList(skillCount);
   const free: number[] = [];
@@ -66,17 +76,33 @@ export function vectorCache(slots: VectorSlots, capacity: number, source: Vector
       if (hit) return hit;
       const own = read.get(skill)!;
       const entry: SkillTextSlots = { description: undefined, queries: [], negatives: [] };
+      const kindAt = textKinds(counts, skill);
       for (let position = 0; position < own.length / dimension; position++) {
-        const text = { slot: allocate(inUse), position };
+        const kind = kindAt(position);
+        const text: TextSlot = { slot: allocate(inUse), position, ...(kind.use ? { use: kind.use } : {}) };
         slots.write(text.slot, own.subarray(position * dimension, (position + 1) * dimension));
-        if (position === 0) entry.description = text;
-        else if (position <= queryCounts[skill]!) entry.queries.push(text);
-        else entry.negatives.push(text);
+        if (kind.group === "description") entry.description = text;
+        else entry[kind.group].push(text);
       }
       cached[skill] = entry;
       recency.touch(skill);
       return entry;
     });
+  };
+}
+
+/** The kind of a skill's text at each position: its description, manifest queries, requests from use, negatives. */
+export function textKinds(counts: TextCounts, skill: number): (position: number) => { group: "description" | "queries" | "negatives"; use?: TextSlot["use"] } {
+  const queries = counts.queryCounts[skill]!;
+  const usage = queries + counts.usageCounts[skill]!;
+  const agreed = usage - counts.loneCounts[skill]!;
+  const negatives = usage + counts.negativeCounts[skill]!;
+  return (position) => {
+    if (position === 0) return { group: "description" };
+    if (position <= queries) return { group: "queries" };
+    if (position <= agreed) return { group: "queries", use: "agreed" };
+    if (position <= usage) return { group: "queries", use: "lone" };
+    return position <= negatives ? { group: "negatives" } : { group: "negatives", use: "negative" };
   };
 }
 

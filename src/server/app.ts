@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
 import { withDefaults, type Settings } from "../config/settings.js";
@@ -17,7 +17,8 @@ import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordDecision, type ServerMetrics } from "./metrics.js";
 import { observeRequests, type RequestVariables } from "./observe-requests.js";
 import { limitBody, limitTime } from "./request-limits.js";
-import { errorSchema, healthSchema, readinessSchema, routeRequestSchema, routeResponseSchema, skillDetailSchema, skillSummarySchema } from "./schemas.js";
+import { errorSchema, feedbackRequestSchema, feedbackResultSchema, healthSchema, readinessSchema, routeRequestSchema, routeResponseSchema, skillDetailSchema, skillSummarySchema } from "./schemas.js";
+import type { FeedbackRequest, FeedbackResult } from "../contract/feedback.js";
 
 /** Where the app finds the router: absent while it loads, with the reason when loading failed. */
 export interface RouterSlot {
@@ -27,8 +28,13 @@ export interface RouterSlot {
   draining: boolean;
 }
 
+/** Stores what a client said of an answer (server/serve.ts records it in the index and applies it within seconds). */
+export type FeedbackSink = (request: FeedbackRequest, client: string) => Promise<FeedbackResult>;
+
 export type AppOptions = Partial<Pick<Settings, "apiKey" | "metricsPublic" | "corsOrigins" | "maxBodyBytes" | "requestTimeoutMs" | "decisionLog" | "explorer">> & {
   logger?: Logger;
+  /** Where POST /feedback goes; without it the endpoint answers 503 NOT_READY. */
+  feedback?: FeedbackSink;
   metrics?: ServerMetrics;
   /** Requests being answered now (graceful shutdown waits for it to reach 0). */
   inFlight?: { count: number };
@@ -52,6 +58,26 @@ const routeEndpoint = createRoute({
     413: errorResponse("The body is larger than the server accepts (PAYLOAD_TOO_LARGE)"),
     415: errorResponse("The body is not application/json"),
     503: unavailable,
+  },
+});
+
+const feedbackEndpoint = createRoute({
+  method: "post",
+  path: "/feedback",
+  summary: "Say which skill should have been injected for a message (or none): the router learns from it",
+  request: {
+    body: { content: { "application/json": { schema: feedbackRequestSchema } }, required: true },
+    headers: z.object({ "x-router-client": z.string().max(64).optional().meta({ description: "Who reports it (an agent, a hook): each client's share of one skill's feedback is capped." }) }),
+  },
+  responses: {
+    201: { content: { "application/json": { schema: feedbackResultSchema } }, description: "Stored in the index (committed), with what it teaches" },
+    400: errorResponse("Invalid request (code says which rule it broke)"),
+    401: unauthorized,
+    404: errorResponse("No skill with that name (SKILL_NOT_FOUND, with the nearest names in details.suggestions)"),
+    409: errorResponse("The index holds as much feedback as it keeps for this skill or client (FEEDBACK_LIMIT)"),
+    413: errorResponse("The body is larger than the server accepts (PAYLOAD_TOO_LARGE)"),
+    415: errorResponse("The body is not application/json"),
+    503: errorResponse("Not ready, or the index is being written by another process for longer than the request may wait (INDEX_LOCKED)"),
   },
 });
 
@@ -121,8 +147,10 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     app.use(requireApiKey(settings.apiKey, (path) => open.has(path)));
   }
   app.use(limitTime(settings.requestTimeoutMs));
-  app.use("/route", limitBody(settings.maxBodyBytes));
-  app.use("/route", requireJsonBody());
+  for (const path of ["/route", "/feedback"]) {
+    app.use(path, limitBody(settings.maxBodyBytes));
+    app.use(path, requireJsonBody());
+  }
 
   app.openapi(routeEndpoint, async (c) => {
     const started = performance.now();
@@ -132,6 +160,13 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     recordDecision(metrics, result);
     if (settings.decisionLog !== "off") logger.info(decisionLine(settings.decisionLog, query, result, c.get("requestId"), performance.now() - started), "route");
     return c.json(result, 200);
+  });
+
+  app.openapi(feedbackEndpoint, async (c) => {
+    ready(slot);
+    if (!options.feedback) throw createError("NOT_READY", "This server takes no feedback: it was started without an index file to keep it in");
+    const client = c.req.valid("header")["x-router-client"]?.trim() || "api";
+    return c.json(await options.feedback(c.req.valid("json"), client), 201);
   });
 
   if (settings.explorer) addExplorer(app, () => ready(slot), { maxBodyBytes: settings.maxBodyBytes, logger });

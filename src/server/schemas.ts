@@ -4,6 +4,7 @@ import { z } from "zod";
 export { errorSchema } from "../contract/skills.js";
 export { routeRequestSchema, routeResultSchema as routeResponseSchema } from "../contract/route.js";
 export { skillDetailSchema, skillSummarySchema } from "../contract/skills.js";
+export { feedbackRequestSchema, feedbackResultSchema } from "../contract/feedback.js";
 
 export const healthSchema = z.object({ status: z.literal("ok"), version: z.string() }).meta({ id: "Health" });
 

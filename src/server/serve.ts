@@ -4,13 +4,14 @@ import { modelOptions } from "../config/model-options.js";
 import { withDefaults, type Settings } from "../config/settings.js";
 import { createError, isRouterError, type RouterError } from "../errors.js";
 import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
-import { createRouter, type RouterOptions } from "../route/router.js";
+import { createRouter, type Router, type RouterOptions } from "../route/router.js";
 import { asIndexError, openIndexForRead } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
-import { createApp, type RouterSlot } from "./app.js";
+import { recordFeedback, toFeedbackEntry } from "../feedback/record-feedback.js";
+import { createApp, type FeedbackSink, type RouterSlot } from "./app.js";
 import { drainServer } from "./drain-server.js";
 import { createIndexReloader } from "./index-reloader.js";
-import { createIndexRunner, type IndexRunner } from "./index-runner.js";
+import { createIndexRunner, FEEDBACK_RUN, indexRun, type IndexRunner } from "./index-runner.js";
 import { listen } from "./listen.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordIndex, type ServerMetrics } from "./metrics.js";
@@ -40,6 +41,8 @@ export interface RunningServer {
 }
 
 const INSTALLED_CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+// Feedback is applied this long after the last piece arrived: a burst (a replayed log, a busy agent) is one run.
+const FEEDBACK_SETTLE_MS = 300;
 
 /**
  * Listens at once (liveness answers while the index and models load) and loads the router in the background;
@@ -52,7 +55,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const metrics = createMetrics();
   const inFlight = { count: 0 };
   const slot: RouterSlot = { router: undefined, error: undefined, draining: false };
-  const app = createApp(slot, { ...settings, logger, metrics, inFlight });
+  // Feedback is committed to the index file, then folded into its texts by a `router feedback apply` child process (the
+  // embedding and routing data never run on this event loop); the reload that follows serves it.
+  let applyFeedback: () => void = () => undefined;
+  const feedback: FeedbackSink = async (request, client) => {
+    const { row, duplicate } = await recordFeedback(readyRouter(slot), settings.db, request, client, settings.requestTimeoutMs);
+    if (!duplicate) applyFeedback();
+    return { stored: toFeedbackEntry(row), duplicate, applies: duplicate ? "already applied" : "within seconds, once this server has folded it into the index" };
+  };
+  const app = createApp(slot, { ...settings, logger, metrics, inFlight, feedback });
   const server = await listen(app, {
     hostname: settings.host,
     port: settings.port,
@@ -109,12 +120,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   };
 
+  const feedbackRunner = createIndexRunner({
+    cli: options.cli ?? INSTALLED_CLI,
+    run: FEEDBACK_RUN,
+    db: settings.db,
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    logger,
+    metrics,
+    onIndexed: () => reloader.check(),
+  });
+  // Feedback that arrives together is applied together; a run already going is followed by one more.
+  let applyTimer: NodeJS.Timeout | undefined;
+  applyFeedback = () => {
+    clearTimeout(applyTimer);
+    applyTimer = setTimeout(() => void feedbackRunner.run().catch(() => undefined), FEEDBACK_SETTLE_MS);
+    applyTimer.unref();
+  };
+
   let runner: IndexRunner | undefined;
   let watcher: SkillWatcher | undefined;
   if (settings.watch.length > 0) {
     runner = createIndexRunner({
       cli: options.cli ?? INSTALLED_CLI,
-      paths: settings.watch,
+      run: indexRun(settings.watch),
       db: settings.db,
       ...(options.configFile ? { configFile: options.configFile } : {}),
       logger,
@@ -155,6 +183,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         slot.draining = true;
         clearInterval(poll);
         runner?.close();
+        clearTimeout(applyTimer);
+        feedbackRunner.close();
         await watcher?.close();
         const cut = await drainServer(server, inFlight, settings.shutdownGraceMs);
         if (cut > 0) logger.warn({ event: "shutdown", cut }, "grace period over: requests still in flight were cut");
@@ -181,4 +211,9 @@ function indexEmbedder(db: string): string | null {
 function routerErrorOf(error: unknown, db: string): RouterError {
   const known = asIndexError(error, db);
   return isRouterError(known) ? known : createError("INTERNAL_ERROR", (error as Error).message);
+}
+
+function readyRouter(slot: RouterSlot): Router {
+  if (!slot.router) throw slot.error ?? createError("NOT_READY");
+  return slot.router;
 }

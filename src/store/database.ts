@@ -7,10 +7,12 @@ import { BASELINE_VERSION, createBaselineSchema, MIGRATIONS, SCHEMA_VERSION } fr
 export type IndexDatabase = Database.Database;
 
 /** Opens an index for writing, creating the file and running migrations as needed. */
-export function openIndexForWrite(file: string): IndexDatabase {
+export function openIndexForWrite(file: string, options: { waitMs?: number } = {}): IndexDatabase {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = connect(file, false);
   try {
+    // A caller that must not block the event loop waits for the lock itself (store/write-when-free.ts).
+    if (options.waitMs !== undefined) db.pragma(`busy_timeout = ${options.waitMs}`);
     // WAL lets a running server keep reading the previous index while a long index run writes the next one.
     db.pragma("journal_mode = WAL");
     migrate(db, file);

@@ -42,6 +42,14 @@ export function readMeta(db: IndexDatabase): IndexMeta {
   };
 }
 
+/** A new index version, changed at `now`: servers reading the index reload it. */
+export function bumpIndexVersion(db: IndexDatabase, now: string): number {
+  const version = readMeta(db).indexVersion + 1;
+  writeMetaValue(db, "index_version", String(version));
+  writeMetaValue(db, "updated_at", now);
+  return version;
+}
+
 export function readMetaValue(db: IndexDatabase, key: string): string | undefined {
   const row = db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
   return row?.value;

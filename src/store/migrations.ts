@@ -80,6 +80,29 @@ export function createBaselineSchema(db: Database): void {
  * Schema changes after the baseline, applied in order: MIGRATIONS[i] takes an index from BASELINE_VERSION + i to the
  * next version, which PRAGMA user_version records. Never edit a shipped migration: append a new one.
  */
-export const MIGRATIONS: ((db: Database) => void)[] = [];
+export const MIGRATIONS: ((db: Database) => void)[] = [
+  // 6: what users and agents said of answers (store/feedback-rows.ts): one row per request, the latest word winning.
+  (db) =>
+    db.exec(`
+      CREATE TABLE feedback (
+        id INTEGER PRIMARY KEY,
+        query TEXT NOT NULL,
+        query_key TEXT NOT NULL UNIQUE,
+        skill TEXT,
+        wrong TEXT,
+        route_id TEXT,
+        client TEXT NOT NULL,
+        times INTEGER NOT NULL DEFAULT 1,
+        role TEXT NOT NULL,
+        note TEXT NOT NULL DEFAULT '',
+        embedder TEXT,
+        vector BLOB,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX feedback_by_skill ON feedback(skill);
+      CREATE INDEX feedback_by_wrong ON feedback(wrong);
+    `),
+];
 
 export const SCHEMA_VERSION = BASELINE_VERSION + MIGRATIONS.length;

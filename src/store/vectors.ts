@@ -1,8 +1,13 @@
 import type { IndexDatabase } from "./database.js";
 import { readMeta, writeMetaValue } from "./index-meta.js";
 
-/** Kinds of embedded text; negatives are scored as a penalty, never as positive evidence. */
-export type TextKind = "query" | "description" | "negative";
+/**
+ * Kinds of embedded text; negatives are scored as a penalty, never as positive evidence. A skill's texts are stored in
+ * the order TEXT_KINDS gives: requests confirmed from use (`usage`, or `usage-lone` while no other confirmed request
+ * agrees with them) follow its manifest queries, and requests it was wrongly injected for (`usage-negative`) its negatives.
+ */
+export const TEXT_KINDS = ["description", "query", "usage", "usage-lone", "negative", "usage-negative"] as const;
+export type TextKind = (typeof TEXT_KINDS)[number];
 
 export interface SkillText {
   kind: TextKind;

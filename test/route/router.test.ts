@@ -199,7 +199,9 @@ describe("router lifecycle", () => {
       const first = await live.route("beta things please", { k: 2 });
       const again = await live.route("beta things please", { k: 2 });
       expect([first.timing_ms.cached, again.timing_ms.cached, again.timing_ms.embed]).toEqual([false, true, 0]);
-      expect({ ...again, timing_ms: undefined }).toEqual({ ...first, timing_ms: undefined });
+      // Every answer gets its own route_id, for feedback on it.
+      expect({ ...again, timing_ms: undefined, route_id: undefined }).toEqual({ ...first, timing_ms: undefined, route_id: undefined });
+      expect(again.route_id).not.toBe(first.route_id);
       // Another option is another request; an edited answer does not leak into the next one.
       expect((await live.route("beta things please", { k: 1 })).timing_ms.cached).toBe(false);
       again.skills.length = 0;

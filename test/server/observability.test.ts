@@ -144,6 +144,7 @@ function routerAnswering() {
     evidence_floor: null,
     invoked: null,
     warnings: [],
+    route_id: "stand-in",
     timing_ms: { embed: 1, retrieve: 1, score: 1, rerank: 0, total: 3, cached: false },
     index_version: 7,
     embedder: "stand-in",

@@ -111,6 +111,6 @@ describe("skills endpoints", () => {
     const missing = await fetch(`${server.url}/nowhere`);
     expect([missing.status, ((await missing.json()) as { error: { code: string } }).error.code]).toEqual([404, "ROUTE_NOT_FOUND"]);
     const spec = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(spec.paths).sort()).toEqual(["/eval", "/healthz", "/readyz", "/route", "/skills", "/skills/{name}"]);
+    expect(Object.keys(spec.paths).sort()).toEqual(["/eval", "/feedback", "/healthz", "/readyz", "/route", "/skills", "/skills/{name}"]);
   });
 });

@@ -121,7 +121,7 @@ function renderSkill(skill: RankedSkill, index: number, isSelected: boolean, sca
   }
   if (skill.nearest_query) {
     const line = el("p", "evidence nearest");
-    line.append(el("span", "label", "nearest synthetic query "), el("q", "", skill.nearest_query));
+    line.append(el("span", "label", skill.nearest_from_use ? "nearest request confirmed from use " : "nearest synthetic query "), el("q", "", skill.nearest_query));
     item.append(line);
   }
   if (skill.negative) {

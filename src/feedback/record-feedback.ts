@@ -1,0 +1,29 @@
+import type { FeedbackEntry, FeedbackRequest } from "../contract/feedback.js";
+import type { Router } from "../route/router.js";
+import { saveFeedback, type FeedbackRow } from "../store/feedback-rows.js";
+import { writeWhenFree } from "../store/write-when-free.js";
+
+/**
+ * Judges a piece of feedback on the router's current index version and stores it in the index file, committed before
+ * this resolves (never lost on a crash after). `client` says who said it; `waitMs` is how long a busy index is waited for.
+ */
+export async function recordFeedback(router: Router, db: string, request: FeedbackRequest, client: string, waitMs: number): Promise<{ row: FeedbackRow; duplicate: boolean }> {
+  const judged = await router.feedback(request);
+  return writeWhenFree(db, (writer) => saveFeedback(writer, { ...judged, client }), waitMs);
+}
+
+/** A stored row as every way out answers it, in the wire's snake_case. */
+export function toFeedbackEntry(row: FeedbackRow): FeedbackEntry {
+  return {
+    id: row.id,
+    query: row.query,
+    skill: row.skill,
+    wrong: row.wrong,
+    role: row.role,
+    note: row.note,
+    client: row.client,
+    times: row.times,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
