@@ -6,7 +6,7 @@ import { decodeText, formatBytes } from "./decode-text.js";
 import { discover, type SkillSource } from "./discover.js";
 import { evalSetParser } from "./eval-set.js";
 import { MAX_JSON_FILE_BYTES, MAX_SKILL_FILE_BYTES } from "./limits.js";
-import { attachManifestFile, MANIFEST_FILE_NAME, readManifestFile, toolManifestFileName } from "./manifest-file.js";
+import { attachManifestFile, readManifestFile } from "./manifest-file.js";
 import { skillMdParser } from "./skill-md.js";
 import { toolJsonParser } from "./tool-json.js";
 import type { ParsedSkill, ParseOptions, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
@@ -93,7 +93,7 @@ interface SourceOutcome {
 async function parseSource(source: SkillSource, options: ParseOptions): Promise<SourceOutcome> {
   const outcome: SourceOutcome = { skills: [], invalid: [], warnings: [], ignored: [] };
   if (source.type === "zip") {
-    const archive = await readZipArchive(source.file);
+    const archive = await readZipArchive(source.file, source.target);
     outcome.invalid.push(...archive.problems);
     outcome.warnings.push(...archive.warnings);
     outcome.skills = archive.documents.flatMap((document) => runParsers(FOLDER_PARSERS, document, options, outcome));
@@ -126,7 +126,7 @@ function runParsers(parsers: SkillParser[], document: SkillDocument, options: Pa
 
 async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit: number, result: SourceOutcome): Promise<SkillDocument | undefined> {
   try {
-    const bytes = await readRegularFile(source.file, limit);
+    const bytes = await readRegularFile(source.target ?? source.file, limit);
     if ("refused" in bytes) {
       result.invalid.push({ file: source.file, reason: bytes.refused === "not-regular" ? "not a regular file; not read" : `file is ${formatBytes(bytes.size)}, the limit is ${formatBytes(limit)}` });
       return undefined;
@@ -137,7 +137,7 @@ async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit
       return undefined;
     }
     const folder = path.dirname(source.file);
-    const manifestFile = await readManifestFile(path.join(folder, source.type === "json" ? toolManifestFileName(source.file) : MANIFEST_FILE_NAME));
+    const manifestFile = source.manifest ? await readManifestFile(source.manifest) : undefined;
     if (manifestFile && "problem" in manifestFile) result.warnings.push({ file: source.file, reason: manifestFile.problem });
     return {
       path: source.file,

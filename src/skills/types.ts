@@ -21,6 +21,12 @@ export type ParsedSkill = Pick<SkillRecord, "name" | "kind" | "format" | "descri
 /** A skill ready for the index (the store's record). */
 export type Skill = SkillRecord;
 
+/** A file discovery found: the path the walk found it at, and its real path when a symbolic link led there (read that, not the link). */
+export interface FoundFile {
+  file: string;
+  target?: string;
+}
+
 /** A file or folder that could not be indexed, with the reason. */
 export interface SkillProblem {
   file: string;

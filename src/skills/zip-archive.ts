@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import path from "node:path";
 import yauzl from "yauzl";
 import { decodeText, formatBytes } from "./decode-text.js";
@@ -19,11 +19,12 @@ const S_IFLNK = 0o120000;
 /**
  * Reads the skill folders inside a zip without extracting it. yauzl rejects absolute paths, `..` segments
  * and backslashes (an archive that tries to escape its folder is refused whole); sizes are bounded before
- * anything is inflated, and yauzl checks that inflated sizes match what the archive declares.
+ * anything is inflated, and yauzl checks that inflated sizes match what the archive declares. `target` is the real
+ * path to read when discovery reached the archive through a symbolic link; `zipPath` names it in reports.
  */
-export async function readZipArchive(zipPath: string): Promise<ZipReadResult> {
+export async function readZipArchive(zipPath: string, target = zipPath): Promise<ZipReadResult> {
   const result: ZipReadResult = { documents: [], problems: [], warnings: [] };
-  const stats = await stat(zipPath);
+  const stats = await lstat(target);
   if (!stats.isFile()) {
     result.problems.push({ file: zipPath, reason: "not a regular file; not read" });
     return result;
@@ -35,7 +36,7 @@ export async function readZipArchive(zipPath: string): Promise<ZipReadResult> {
   }
   let zip: yauzl.ZipFile | undefined;
   try {
-    zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true });
+    zip = await yauzl.openPromise(target, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true });
     const entries = await listEntries(zip, zipPath, result);
     if (entries === undefined) return result;
     const skills = skillEntries(entries);

@@ -79,17 +79,6 @@ describe("loadSkills", () => {
     expect(result.skills.find((skill) => skill.name === "with-link")!.metadata.supportingFiles).toEqual(["scripts/ok.sh"]);
   });
 
-  it("follows a linked SKILL.md or tool file out of the root, whatever the target is called", async () => {
-    const outside = tempDir();
-    writeFile(path.join(outside, "draft.md"), "---\nname: drafted\ndescription: Drafts release notes from merged pull requests.\n---\nBody\n");
-    writeFile(path.join(outside, "api.json"), JSON.stringify([{ type: "function", function: { name: "lookup", description: "Look things up", parameters: {} } }]));
-    const root = tempDir();
-    mkdirSync(path.join(root, "drafted"));
-    symlinkSync(path.join(outside, "draft.md"), path.join(root, "drafted", "SKILL.md"));
-    symlinkSync(path.join(outside, "api.json"), path.join(root, "tools.json"));
-    expect(names(await loadSkills([root]))).toEqual(["drafted", "lookup"]);
-  });
-
   it("reports binary and huge files and goes on", async () => {
     const root = tempDir();
     writeAgentSkill(root, "good");
