@@ -2,7 +2,7 @@ import path from "node:path";
 import pLimit from "p-limit";
 import { agentSkillParser } from "./agent-skill.js";
 import { contentHash, skillId } from "./content-hash.js";
-import { decodeText, formatBytes } from "./decode-text.js";
+import { decodeText, sizeAgainstLimit } from "./decode-text.js";
 import { discover, type SkillSource } from "./discover.js";
 import { evalSetParser } from "./eval-set.js";
 import { MAX_JSON_FILE_BYTES, MAX_SKILL_FILE_BYTES } from "./limits.js";
@@ -128,7 +128,7 @@ async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit
   try {
     const bytes = await readRegularFile(source.target ?? source.file, limit);
     if ("refused" in bytes) {
-      result.invalid.push({ file: source.file, reason: bytes.refused === "not-regular" ? "not a regular file; not read" : `file is ${formatBytes(bytes.size)}, the limit is ${formatBytes(limit)}` });
+      result.invalid.push({ file: source.file, reason: bytes.refused === "not-regular" ? "not a regular file; not read" : `file is ${sizeAgainstLimit(bytes.size, limit)}` });
       return undefined;
     }
     const decoded = decodeText(bytes.content);

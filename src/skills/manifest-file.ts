@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { formatBytes } from "./decode-text.js";
+import { sizeAgainstLimit } from "./decode-text.js";
 import { isRecord } from "./json-document.js";
 import { MAX_MANIFEST_FILE_BYTES, MAX_NESTING_DEPTH } from "./limits.js";
 import { bracketDepth } from "./nesting-depth.js";
@@ -21,7 +21,7 @@ export async function readManifestFile({ file, target }: FoundFile): Promise<{ f
     const read = await readRegularFile(target ?? file, MAX_MANIFEST_FILE_BYTES);
     if (!("refused" in read)) return { file: path.basename(file), text: read.content.toString("utf8") };
     if (read.refused === "not-regular") return { problem: `${path.basename(file)} is not a regular file; ignored` };
-    return { problem: `${path.basename(file)} is ${formatBytes(read.size)}, the limit is ${formatBytes(MAX_MANIFEST_FILE_BYTES)}; ignored` };
+    return { problem: `${path.basename(file)} is ${sizeAgainstLimit(read.size, MAX_MANIFEST_FILE_BYTES)}; ignored` };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return { problem: `cannot read ${path.basename(file)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ignored` };

@@ -1,7 +1,7 @@
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import yauzl from "yauzl";
-import { decodeText, formatBytes } from "./decode-text.js";
+import { decodeText, formatBytes, sizeAgainstLimit } from "./decode-text.js";
 import { MANIFEST_FILE_NAME } from "./manifest-file.js";
 import { MAX_MANIFEST_FILE_BYTES, MAX_SKILL_FILE_BYTES, MAX_ZIP_ENTRIES, MAX_ZIP_FILE_BYTES, MAX_ZIP_TOTAL_UNCOMPRESSED_BYTES } from "./limits.js";
 import type { SkillDocument, SkillProblem } from "./types.js";
@@ -31,7 +31,7 @@ export async function readZipArchive(zipPath: string, target = zipPath): Promise
   }
   const size = stats.size;
   if (size > MAX_ZIP_FILE_BYTES) {
-    result.problems.push({ file: zipPath, reason: `zip archive is ${formatBytes(size)}, the limit is ${formatBytes(MAX_ZIP_FILE_BYTES)}` });
+    result.problems.push({ file: zipPath, reason: `zip archive is ${sizeAgainstLimit(size, MAX_ZIP_FILE_BYTES)}` });
     return result;
   }
   let zip: yauzl.ZipFile | undefined;
@@ -104,7 +104,7 @@ function skillEntries(entries: Map<string, yauzl.Entry>): Map<string, yauzl.Entr
 async function readSkillEntry(zip: yauzl.ZipFile, zipPath: string, folder: string, entry: yauzl.Entry, entries: Map<string, yauzl.Entry>, result: ZipReadResult): Promise<SkillDocument | undefined> {
   const displayPath = `${zipPath}!/${entry.fileName}`;
   if (entry.uncompressedSize > MAX_SKILL_FILE_BYTES) {
-    result.problems.push({ file: displayPath, reason: `file is ${formatBytes(entry.uncompressedSize)}, the limit is ${formatBytes(MAX_SKILL_FILE_BYTES)}` });
+    result.problems.push({ file: displayPath, reason: `file is ${sizeAgainstLimit(entry.uncompressedSize, MAX_SKILL_FILE_BYTES)}` });
     return undefined;
   }
   const decoded = decodeText(await readEntry(zip, entry));
@@ -116,7 +116,7 @@ async function readSkillEntry(zip: yauzl.ZipFile, zipPath: string, folder: strin
   const manifestEntry = entries.get(`${prefix}${MANIFEST_FILE_NAME}`);
   const manifestFits = manifestEntry !== undefined && manifestEntry.uncompressedSize <= MAX_MANIFEST_FILE_BYTES;
   if (manifestEntry && !manifestFits)
-    result.warnings.push({ file: displayPath, reason: `${MANIFEST_FILE_NAME} is ${formatBytes(manifestEntry.uncompressedSize)}, the limit is ${formatBytes(MAX_MANIFEST_FILE_BYTES)}; ignored` });
+    result.warnings.push({ file: displayPath, reason: `${MANIFEST_FILE_NAME} is ${sizeAgainstLimit(manifestEntry.uncompressedSize, MAX_MANIFEST_FILE_BYTES)}; ignored` });
   const manifestText = manifestFits ? decodeText(await readEntry(zip, manifestEntry)) : undefined;
   const files = [...entries.keys()]
     .filter((name) => name !== entry.fileName && name.startsWith(prefix))
