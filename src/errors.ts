@@ -6,6 +6,9 @@ export const ERROR_CATALOGUE = {
   INDEX_CORRUPT: { status: 503, message: "Index file is not a readable skill-router index" },
   INDEX_TOO_NEW: { status: 503, message: "Index was written by a newer skill-router" },
   INDEX_LOCKED: { status: 503, message: "Index is locked by another writer" },
+  INDEX_READ_ONLY: { status: 503, message: "The index file or its folder is read-only, and this command writes the index" },
+  INDEX_NOT_A_FILE: { status: 503, message: "The index path names a folder, not a file" },
+  INDEX_IO_ERROR: { status: 503, message: "The index file could not be opened, read or written" },
   INDEX_OUTDATED: { status: 503, message: "Index was written by an older skill-router; run `router index` again" },
   NO_SKILLS_FOUND: { status: 400, message: "No skills found" },
   SKILL_NOT_FOUND: { status: 404, message: "No skill with that name" },
@@ -35,6 +38,7 @@ export const ERROR_CATALOGUE = {
   PORT_IN_USE: { status: 503, message: "Another process is listening on that port" },
   LISTEN_FAILED: { status: 503, message: "The server could not listen on that host and port" },
   INTERNAL_ERROR: { status: 500, message: "Internal error" },
+  FILE_ACCESS_FAILED: { status: 500, message: "A file or folder could not be read or written" },
   LLM_NOT_CONFIGURED: { status: 400, message: "No LLM configured for manifest expansion" },
   MANIFEST_IMPORT_INVALID: { status: 400, message: "The manifest import file has no usable line" },
 } as const;
