@@ -25,6 +25,11 @@ export const ERROR_CATALOGUE = {
   QUERY_TOO_LONG: { status: 400, message: "The query is too long" },
   QUERY_NOT_STRING: { status: 400, message: "The query must be a string" },
   MALFORMED_JSON: { status: 400, message: "The request body is not valid JSON" },
+  BODY_NOT_UTF8: { status: 400, message: "The request body is not valid UTF-8" },
+  MALFORMED_HTTP: { status: 400, message: "The request is not valid HTTP/1.1" },
+  HEADERS_TOO_LARGE: { status: 431, message: "The request's headers are larger than this server accepts" },
+  // A slow client (headers or body still arriving when time is up) is the client's fault, counted apart from 5xx.
+  CLIENT_TIMEOUT: { status: 408, message: "The request did not arrive in full within the time this server allows" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Send the request body as application/json" },
   NOT_READY: { status: 503, message: "The router is still loading its index and models" },
   API_KEY_MISSING: { status: 401, message: "This server needs an API key: send Authorization: Bearer <key>" },

@@ -13,6 +13,7 @@ import { drainServer } from "./drain-server.js";
 import { createIndexReloader } from "./index-reloader.js";
 import { createIndexRunner, type IndexRunner } from "./index-runner.js";
 import { listen } from "./listen.js";
+import { LINGER_MS } from "./unread-body.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordIndex, type ServerMetrics } from "./metrics.js";
 import { watchSkills, type SkillWatcher } from "./skill-watcher.js";
@@ -41,6 +42,8 @@ export interface RunningServer {
 }
 
 const INSTALLED_CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+// How long after the app's own deadline Node's timer may cut a request whose body stalls (it checks once a second).
+const BACKSTOP_MS = 3_000;
 
 /**
  * Listens at once (liveness answers while the index and models load) and loads the router in the background;
@@ -58,8 +61,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const server = await listen(app, {
     hostname: settings.host,
     port: settings.port,
-    // Node's own limits on slow clients (headers and body trickled in), checked every second, not every 30.
-    serverOptions: { requestTimeout: settings.requestTimeoutMs, headersTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    // Node's own limits on slow clients, checked every second, not every 30: headers must arrive in time; for a body the
+    // app answers first (408 CLIENT_TIMEOUT, then up to LINGER_MS for the rest), and Node's timer only backs it up.
+    serverOptions: { requestTimeout: settings.requestTimeoutMs + LINGER_MS + BACKSTOP_MS, headersTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    onProtocolAnswer: ({ method, status, code }) => {
+      metrics.requests.inc({ method, route: "unmatched", status: String(status) });
+      logger.info({ event: "request", method, route: "unmatched", status, code }, "request refused before the app");
+    },
   });
 
   const reloader = createIndexReloader(slot, metrics, logger);
