@@ -65,7 +65,7 @@ export function formatSummary(summary: IndexSummary, verbose: boolean): string {
     `  warnings   ${summary.warnings.length}`,
   ];
   if (summary.calibration) lines.push(...calibrationLines(summary.calibration));
-  if (summary.shareScale) lines.push(shareScaleLine(summary.shareScale));
+  if (summary.shareScale) lines.push(...shareScaleLines(summary.shareScale));
   if (summary.invalid.length > 0) lines.push("", "Invalid (not indexed):", ...problemLines(summary.invalid));
   if (summary.warnings.length > 0) {
     const shown = verbose ? summary.warnings : summary.warnings.slice(0, LISTED_WARNINGS);
@@ -99,15 +99,21 @@ function calibrationLines({ floor, absentRouted, everydayRouted }: EvidenceCalib
   const percent = (share: number): string => `${Math.round(share * 100)}%`;
   return [
     `  evidence   measured on ${floor.samples} requests whose skill was left out: BM25 floor ${floor.bm25.toFixed(2)}, dense floor ${floor.q2qMax.toFixed(2)}`,
+    "             (the evidence floor: how closely a request matches a skill that is not the one it needs, by its words (BM25)",
+    "             and by meaning (dense); a request is routed only when its best skill matches it better than that)",
     `             expected: ${percent(1 - absentRouted)} of requests whose skill is missing get none; ${percent(everydayRouted)} of everyday chat routes to a skill`,
   ];
 }
 
 /** How far the index's confidences were flattened, and the evidence for it. */
-function shareScaleLine(measure: ShareScaleMeasure): string {
+function shareScaleLines(measure: ShareScaleMeasure): string[] {
   const verdict =
     measure.scale < 1 ? `confidences flattened (scale ${measure.scale.toFixed(2)}): this index's skills are harder to tell apart than the defaults assume` : "confidences as the defaults give them";
-  return `  shares     ${shareScaleBasis(measure)}; ${verdict}`;
+  return [
+    `  shares     ${shareScaleBasis(measure)}; ${verdict}`,
+    "             (a request held out: one of a skill's example requests, taken out of its manifest and routed as a user's;",
+    "             the share scale softens every confidence when such requests often rank another skill first)",
+  ];
 }
 
 function problemLines(problems: SkillProblem[]): string[] {
