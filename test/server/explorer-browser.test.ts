@@ -79,7 +79,9 @@ describe("the route explorer in Chromium", () => {
     await expect.poll(() => page.textContent("#status")).toContain("refused this API key (API_KEY_INVALID)");
     await page.fill("#key", API_KEY);
     await page.press("#key", "Tab");
-    await expect.poll(() => page.textContent("#status")).toMatch(/^ready · 12 skills · index v1 · use-lite-512 · /);
+    await expect.poll(() => page.textContent("#status")).toMatch(/^ready · 12 skills · index v1 · use-lite-512 · no reranker · default weights$/);
+    // The fusion's provenance string is the tooltip, not the line.
+    expect(await page.getAttribute("#status", "title")).toMatch(/^fusion: defaults fitted by /);
     // The key stays in this tab's session storage, never in the URL.
     expect(await page.evaluate('sessionStorage.getItem("skill-router-explorer-key")')).toBe(API_KEY);
     expect(page.url()).toBe(`${url}/explorer`);
@@ -99,9 +101,12 @@ describe("the route explorer in Chromium", () => {
     expect(await winner.locator(".confidence").textContent()).toBe(`confidence ${expected.skills[0].confidence.toFixed(2)}`);
     expect(await page.locator(".skill").count()).toBe(expected.skills.length);
 
-    // One row per signal the API sent, whatever their names, each with a bar as wide as its value.
+    // One row per signal the API sent, labelled in words with the API's name as the tooltip, each with a bar as wide as its value.
     const signalNames = Object.keys(expected.skills[0].signals);
-    expect(await winner.locator(".signal-name").allTextContents()).toEqual(signalNames);
+    expect(await winner.locator(".signal-name").evaluateAll((labels) => labels.map((label) => label.getAttribute("title")))).toEqual(signalNames);
+    const labels = await winner.locator(".signal-name").allTextContents();
+    expect(labels.slice(0, 4)).toEqual(["closest example request", "3 closest example requests", "description", "skill as a whole"]);
+    expect(labels.filter((label) => /^q2[qdc]/.test(label))).toEqual([]);
     const widths = await winner.locator(".bar span").evaluateAll((bars) => bars.map((bar) => bar.getBoundingClientRect().width));
     const track = await winner
       .locator(".bar")

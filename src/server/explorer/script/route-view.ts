@@ -4,6 +4,7 @@ import { call } from "./api.js";
 import { byId, el } from "./dom.js";
 import { showError } from "./error-message.js";
 import { fixed, words } from "./format.js";
+import { signalWords } from "./signal-words.js";
 
 export function setUpRouteView(): void {
   const form = byId("route-form", HTMLFormElement);
@@ -106,7 +107,9 @@ function renderSkill(skill: RankedSkill, index: number, isSelected: boolean, sca
     const fill = el("span");
     fill.style.width = `${(typeof value === "number" ? Math.max(0, value) / (scale[name] ?? 1) : 0) * 100}%`;
     bar.append(fill);
-    row.append(el("span", "signal-name", name), bar, el("span", "signal-value", typeof value === "number" ? (Number.isInteger(value) ? String(value) : fixed(value)) : String(value)));
+    const label = el("span", "signal-name", signalWords(name));
+    label.title = name;
+    row.append(label, bar, el("span", "signal-value", typeof value === "number" ? (Number.isInteger(value) ? String(value) : fixed(value)) : String(value)));
     signals.append(row);
   }
   item.append(signals);
