@@ -1,4 +1,4 @@
-import type { SkillRecord } from "../store/records.js";
+import type { RiskFlag, SkillRecord } from "../store/records.js";
 
 export type { SkillFormat, SkillKind, SkillMetadata } from "../store/records.js";
 
@@ -17,6 +17,17 @@ export interface SkillDocument {
 
 /** What a parser extracts from a document, before the indexer adds id, hash, token count and where it is. */
 export type ParsedSkill = Pick<SkillRecord, "name" | "kind" | "format" | "description" | "body" | "injection" | "sourcePath" | "metadata" | "warnings">;
+
+/** A parsed skill with what the risky-skill rules flagged in it (skills/risk-scan.ts). */
+export type ScannedSkill = ParsedSkill & Pick<SkillRecord, "risks">;
+
+/** A flagged skill as `router index` reports it: indexed with a warning, or left out by `--risky exclude`. */
+export interface RiskyReport {
+  name: string;
+  file: string;
+  flags: RiskFlag[];
+  excluded: boolean;
+}
 
 /** A skill ready for the index (the store's record). */
 export type Skill = SkillRecord;

@@ -80,6 +80,9 @@ export function createBaselineSchema(db: Database): void {
  * Schema changes after the baseline, applied in order: MIGRATIONS[i] takes an index from BASELINE_VERSION + i to the
  * next version, which PRAGMA user_version records. Never edit a shipped migration: append a new one.
  */
-export const MIGRATIONS: ((db: Database) => void)[] = [];
+export const MIGRATIONS: ((db: Database) => void)[] = [
+  // What the risky-skill rules flagged in each skill (a JSON list of rule, line, excerpt), so every listing can show it.
+  (db) => db.exec("ALTER TABLE skills ADD COLUMN risks TEXT NOT NULL DEFAULT '[]'"),
+];
 
 export const SCHEMA_VERSION = BASELINE_VERSION + MIGRATIONS.length;
