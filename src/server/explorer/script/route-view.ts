@@ -4,6 +4,7 @@ import { call } from "./api.js";
 import { byId, el } from "./dom.js";
 import { showError } from "./error-message.js";
 import { fixed, words } from "./format.js";
+import { riskBadge } from "./risky-skills.js";
 import { signalWords } from "./signal-words.js";
 
 export function setUpRouteView(): void {
@@ -98,6 +99,8 @@ function renderSkill(skill: RankedSkill, index: number, isSelected: boolean, sca
     el("span", "share", `share ${fixed(skill.share)}`),
     el("span", "tokens", `+${skill.tokens} tokens`),
   );
+  const badge = riskBadge(skill.name);
+  if (badge) head.append(badge);
   item.append(head, el("p", "description", skill.description));
 
   const signals = el("div", "signals");

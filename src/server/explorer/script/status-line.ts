@@ -2,6 +2,7 @@ import type { Readiness } from "../../schemas.js";
 import { apiError, send } from "./api.js";
 import { byId } from "./dom.js";
 import { explain } from "./error-message.js";
+import { loadRisks } from "./risky-skills.js";
 import { weightsOf } from "./signal-words.js";
 
 // What the router serves (its readiness answer), or why it cannot say.
@@ -21,6 +22,7 @@ export async function showStatus(): Promise<void> {
     status.textContent = `ready · ${index.skills} skills · index v${index.version} · ${index.embedder} · ${ready.reranker ? `reranker ${ready.reranker}` : "no reranker"} · ${weightsOf(index.fusion)}`;
     status.title = `fusion: ${index.fusion}`;
     status.className = "";
+    await loadRisks();
   } catch (error) {
     status.textContent = explain(error);
     status.className = "problem";
