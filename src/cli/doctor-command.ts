@@ -10,7 +10,8 @@ import type { ModelSettings } from "../models/model-settings.js";
 import type { EvidenceFloor } from "../store/evidence-floor.js";
 import type { ShareScale } from "../store/share-scale.js";
 import { readMeta } from "../store/index-meta.js";
-import { countSkills } from "../store/skill-rows.js";
+import type { RiskRule } from "../store/records.js";
+import { countSkills, listSkills } from "../store/skill-rows.js";
 import { countTexts, countVectors } from "../store/vectors.js";
 import { EXIT } from "./exit-codes.js";
 import { shareScaleBasis } from "./share-scale-basis.js";
@@ -28,6 +29,8 @@ interface IndexReport {
   routingDataCurrent?: boolean;
   /** What routing runs on: the shipped defaults with what `router index` measured on this index, or `router fit`'s parameters. */
   calibration?: { parameters: "defaults" | "fitted"; evidenceFloor: EvidenceFloor | null; shareScale: ShareScale | null };
+  /** Indexed skills the risky-skill rules flagged (`router index --risky warn`), with the rules each breaks. */
+  risky?: { name: string; file: string; rules: RiskRule[] }[];
   error?: { code: string; message: string };
 }
 
@@ -79,6 +82,12 @@ async function buildReport(command: Command): Promise<DoctorReport> {
     if (index.texts !== index.vectors) problems.push(`index has ${index.texts} texts but ${index.vectors} vectors: run \`router index\` again`);
     if (index.skills !== 0 && !index.routingDataCurrent) problems.push("index's routing data was written by an older skill-router: run `router index` again (nothing is embedded again)");
     if (index.embedder && "id" in models.embedder && index.embedder !== models.embedder.id) warnings.push(...(await embedderChange(index.embedder, models.embedder.id, modelSettings, problems)));
+    const risky = index.risky ?? [];
+    if (risky.length > 0) {
+      warnings.push(
+        `${risky.length} indexed skill${risky.length === 1 ? "" : "s"} flagged by the risky-skill rules, and injected when routed: ${risky.map((skill) => skill.name).join(", ")}; \`router show <name>\` says where, \`router index --risky exclude\` leaves them out`,
+      );
+    }
   }
   const status = problems.length > 0 ? "problems" : warnings.length > 0 ? "warnings" : "ok";
   return { status, config, models, hanGlosses, index, warnings, problems };
@@ -145,6 +154,9 @@ async function readIndex(path: string): Promise<IndexReport> {
           evidenceFloor: evidenceFloorRecord.read(db) ?? null,
           shareScale: shareScaleRecord.read(db) ?? null,
         },
+        risky: listSkills(db)
+          .filter((skill) => skill.risks.length > 0)
+          .map((skill) => ({ name: skill.name, file: skill.sourcePath, rules: [...new Set(skill.risks.map((flag) => flag.rule))] })),
       };
     } finally {
       db.close();
@@ -180,6 +192,8 @@ function formatReport(report: DoctorReport): string {
       `  vectors    ${index.vectors}`,
       `  embedder   ${index.embedder ?? "none"}${index.dimension ? ` (${index.dimension}-d)` : ""}`,
       ...(index.calibration ? calibrationLines(index.calibration) : []),
+      `  risky      ${index.risky && index.risky.length > 0 ? `${index.risky.length} flagged` : "none flagged"}`,
+      ...(index.risky ?? []).map((skill) => `             ${skill.name}: ${skill.rules.join(", ")} (${skill.file})`),
     );
   if (report.warnings.length > 0) lines.push("", "Warnings", ...report.warnings.map((warning) => `  - ${warning}`));
   if (report.problems.length > 0) lines.push("", "Problems", ...report.problems.map((problem) => `  - ${problem}`));

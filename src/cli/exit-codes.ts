@@ -22,6 +22,7 @@ export function exitCodeFor(code: ErrorCode): number {
     case "QUERY_EMPTY":
     case "QUERY_NOT_STRING":
     case "QUERY_TOO_LONG":
+    case "INDEX_NOT_A_FILE":
       return EXIT.USAGE;
     case "SKILL_NOT_FOUND":
     case "INDEX_NOT_FOUND":

@@ -2,7 +2,8 @@ import { Command } from "commander";
 import type { IndexSummary } from "../indexer/run-index.js";
 import type { EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import type { ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
-import type { SkillProblem } from "../skills/types.js";
+import { RISK_MEANINGS } from "../skills/risk-scan.js";
+import type { RiskyReport, SkillProblem } from "../skills/types.js";
 import { llmOptions } from "../config/llm-options.js";
 import { modelOptions } from "../config/model-options.js";
 import { addSettingOptions, LLM_FLAGS, settingsOf } from "../config/setting-options.js";
@@ -11,12 +12,13 @@ import { EXIT } from "./exit-codes.js";
 import { indexProgress } from "./index-progress.js";
 
 const LISTED_WARNINGS = 10;
+const LISTED_FLAGS = 3;
 
 export function indexCommand(): Command {
   const command = new Command("index")
     .description("read skills (SKILL.md / skill.md folders, tool .json files, .zip archives) into the index; the index mirrors the given paths")
     .argument("<path...>", "skill folders or files to index");
-  return addSettingOptions(command, ["db", ...LLM_FLAGS])
+  return addSettingOptions(command, ["db", "risky", ...LLM_FLAGS])
     .option("--json", "print the summary as JSON")
     .option(
       "--strict",
@@ -35,6 +37,7 @@ export function indexCommand(): Command {
         paths,
         db: settings.db,
         strict: options.strict ?? false,
+        risky: settings.risky,
         allowEmpty: options.allowEmpty ?? false,
         recalibrate: options.recalibrate ?? false,
         models: modelOptions(settings),
@@ -63,10 +66,12 @@ export function formatSummary(summary: IndexSummary, verbose: boolean): string {
     `  manifests  ${formatExpansion(summary)}`,
     `  invalid    ${summary.invalid.length}`,
     `  warnings   ${summary.warnings.length}`,
+    ...(summary.risky.length > 0 ? [`  risky      ${riskyCount(summary.risky)}`] : []),
   ];
   if (summary.calibration) lines.push(...calibrationLines(summary.calibration));
-  if (summary.shareScale) lines.push(shareScaleLine(summary.shareScale));
+  if (summary.shareScale) lines.push(...shareScaleLines(summary.shareScale));
   if (summary.invalid.length > 0) lines.push("", "Invalid (not indexed):", ...problemLines(summary.invalid));
+  if (summary.risky.length > 0) lines.push("", ...riskyLines(summary.risky, verbose));
   if (summary.warnings.length > 0) {
     const shown = verbose ? summary.warnings : summary.warnings.slice(0, LISTED_WARNINGS);
     lines.push("", "Warnings:", ...problemLines(shown));
@@ -99,15 +104,43 @@ function calibrationLines({ floor, absentRouted, everydayRouted }: EvidenceCalib
   const percent = (share: number): string => `${Math.round(share * 100)}%`;
   return [
     `  evidence   measured on ${floor.samples} requests whose skill was left out: BM25 floor ${floor.bm25.toFixed(2)}, dense floor ${floor.q2qMax.toFixed(2)}`,
+    "             (the evidence floor: how closely a request matches a skill that is not the one it needs, by its words (BM25)",
+    "             and by meaning (dense); a request is routed only when its best skill matches it better than that)",
     `             expected: ${percent(1 - absentRouted)} of requests whose skill is missing get none; ${percent(everydayRouted)} of everyday chat routes to a skill`,
   ];
 }
 
 /** How far the index's confidences were flattened, and the evidence for it. */
-function shareScaleLine(measure: ShareScaleMeasure): string {
+function shareScaleLines(measure: ShareScaleMeasure): string[] {
   const verdict =
     measure.scale < 1 ? `confidences flattened (scale ${measure.scale.toFixed(2)}): this index's skills are harder to tell apart than the defaults assume` : "confidences as the defaults give them";
-  return `  shares     ${shareScaleBasis(measure)}; ${verdict}`;
+  return [
+    `  shares     ${shareScaleBasis(measure)}; ${verdict}`,
+    "             (a request held out: one of a skill's example requests, taken out of its manifest and routed as a user's;",
+    "             the share scale softens every confidence when such requests often rank another skill first)",
+  ];
+}
+
+/** "2 flagged: 1 indexed with a warning, 1 left out by --risky exclude" */
+function riskyCount(risky: RiskyReport[]): string {
+  const left = risky.filter((report) => report.excluded).length;
+  const parts = [...(risky.length > left ? [`${risky.length - left} indexed with a warning`] : []), ...(left > 0 ? [`${left} left out by --risky exclude`] : [])];
+  return `${risky.length} flagged: ${parts.join(", ")}`;
+}
+
+/** Each flagged skill with its file, then each flag's line, rule and what matched; the rules' meanings once, below. */
+function riskyLines(risky: RiskyReport[], verbose: boolean): string[] {
+  const lines = ["Risky (flagged by the risky-skill rules; review them before an agent follows them):"];
+  for (const report of risky) {
+    lines.push(`  ${report.name}${report.excluded ? " (left out)" : ""}: ${report.file}`);
+    const shown = verbose ? report.flags : report.flags.slice(0, LISTED_FLAGS);
+    lines.push(...shown.map((flag) => `    line ${flag.line}  ${flag.rule}: ${flag.excerpt}`));
+    if (shown.length < report.flags.length) lines.push(`    ... ${report.flags.length - shown.length} more (--verbose lists them all)`);
+  }
+  const rules = [...new Set(risky.flatMap((report) => report.flags.map((flag) => flag.rule)))];
+  lines.push("  Rules:", ...rules.map((rule) => `    ${rule}: ${RISK_MEANINGS[rule]}`));
+  if (risky.some((report) => !report.excluded)) lines.push("  To leave flagged skills out of the index (never injected): router index --risky exclude");
+  return lines;
 }
 
 function problemLines(problems: SkillProblem[]): string[] {

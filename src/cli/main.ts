@@ -71,6 +71,15 @@ async function reportError(error: unknown): Promise<number> {
     process.stderr.write(`error [${reported.code}]: ${reported.message}\n`);
     return exitCodeFor(reported.code);
   }
+  // A file the command could not read or write (a folder without permission, a full disk): the environment's fault, not a bug to trace.
+  if (isSystemError(error)) {
+    process.stderr.write(`error [FILE_ACCESS_FAILED]: ${error.message}\n`);
+    return exitCodeFor("FILE_ACCESS_FAILED");
+  }
   process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   return EXIT.FAILURE;
+}
+
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === "string" && typeof (error as NodeJS.ErrnoException).code === "string";
 }

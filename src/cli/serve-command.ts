@@ -31,15 +31,6 @@ export function serveCommand(): Command {
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
-
-    await server.ready;
-    if (server.slot.error) {
-      const error = server.slot.error;
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      await server.close();
-      // main reports it as `error [CODE]: message` with the exit code that code maps to.
-      throw error;
-    }
+    // A missing or damaged index does not stop the server: /readyz says why, and the index loads once it is written.
   });
 }

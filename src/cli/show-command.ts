@@ -14,6 +14,8 @@ export function showCommand(): Command {
       try {
         const skill = getSkill(db, name, settings.skillsRoot);
         if (!skill) throw createError("SKILL_NOT_FOUND", `No skill named "${name}" in ${settings.db} (see \`router skills\`)`, { name });
+        // The flags go to stderr: stdout stays exactly what would be injected.
+        for (const flag of options.json ? [] : skill.risks) process.stderr.write(`risky: ${skill.sourcePath}:${flag.line}: ${flag.rule}: ${flag.excerpt}\n`);
         process.stdout.write(options.json ? `${JSON.stringify(toSkillDetail(skill), null, 2)}\n` : `${skill.injection}\n`);
       } finally {
         db.close();

@@ -22,10 +22,13 @@ export function skillsCommand(): Command {
         for (const skill of skills) {
           const head = `${skill.name.padEnd(nameWidth)}  ${skill.kind.padEnd(5)}  ${String(skill.tokens).padStart(6)} tok  `;
           const room = Math.max(20, width - head.length);
-          const description = skill.description.replace(/\s+/g, " ");
+          // A flagged skill says so before its description, which the flags may be about.
+          const risky = skill.risks.length > 0 ? `[risky: ${[...new Set(skill.risks.map((flag) => flag.rule))].join(", ")}] ` : "";
+          const description = risky + skill.description.replace(/\s+/g, " ");
           process.stdout.write(`${head}${description.length > room ? `${description.slice(0, room - 1)}…` : description}\n`);
         }
-        process.stderr.write(`${skills.length} skills in ${settings.db}\n`);
+        const flagged = skills.filter((skill) => skill.risks.length > 0).length;
+        process.stderr.write(`${skills.length} skills in ${settings.db}${flagged > 0 ? `; ${flagged} flagged risky (\`router show <name>\` says where)` : ""}\n`);
       } finally {
         db.close();
       }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EXPANDER_CHOICES } from "../expand/llm-settings.js";
 import { MODEL_DTYPES } from "../models/model-catalogue.js";
 import { EMBEDDER_CHOICES } from "../models/model-settings.js";
+import { RISKY_POLICIES } from "../skills/risk-scan.js";
 import { DECISION_LOG_MODES, LOG_LEVELS } from "./setting-choices.js";
 
 const milliseconds = (max: number) => z.number().int().min(0).max(max);
@@ -50,6 +51,7 @@ export const settingsSchema = z
     llmTimeoutMs: milliseconds(3_600_000).min(1),
     llmRetries: z.number().int().min(0).max(20),
     evalCacheDir: z.string().min(1),
+    risky: z.enum(RISKY_POLICIES),
   })
   .strict();
 

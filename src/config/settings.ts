@@ -5,6 +5,7 @@ import { DEFAULT_HUB_ENDPOINT } from "../models/hub-client.js";
 import { MODEL_DTYPES } from "../models/model-catalogue.js";
 import { DEFAULT_MODELS_DIR, EMBEDDER_CHOICES } from "../models/model-settings.js";
 import { QUERY_BATCHING_DEFAULTS } from "../models/query-encoder.js";
+import { RISKY_POLICIES } from "../skills/risk-scan.js";
 import { DEFAULT_DB_PATH } from "../store/default-path.js";
 import { DECISION_LOG_MODES, LOG_LEVELS } from "./setting-choices.js";
 import type { Settings } from "./settings-schema.js";
@@ -51,6 +52,7 @@ export const DEFAULT_SETTINGS: Settings = {
   llmTimeoutMs: LLM_DEFAULTS.timeoutMs,
   llmRetries: LLM_DEFAULTS.retries,
   evalCacheDir: evalCacheIn(path.join(os.homedir(), ".cache")),
+  risky: "warn",
 };
 
 /** The defaults in an environment: only the eval cache's depends on it (XDG_CACHE_HOME, as the XDG spec says). */
@@ -166,6 +168,12 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
     description: "where `router eval` keeps indexes of eval sets' skills",
     shownDefault: "$XDG_CACHE_HOME/skill-router/eval, or ~/.cache/skill-router/eval",
     path: true,
+  },
+  risky: {
+    env: "ROUTER_RISKY",
+    flag: "--risky <policy>",
+    kind: "string",
+    description: `what \`router index\` does with a skill the risky-skill rules flag: ${RISKY_POLICIES.join(" or ")} (warn indexes and lists it; exclude leaves it out, so it is never injected)`,
   },
 };
 

@@ -1,9 +1,10 @@
 import type { SkillMetadata, SkillRecord } from "../store/records.js";
 import type { SkillDetail, SkillMetadataWire, SkillSummary } from "./skills.js";
 
-/** A stored skill as every listing answers it, in the wire's snake_case. */
-export function toSkillSummary(skill: Pick<SkillRecord, "id" | "name" | "kind" | "format" | "description" | "tokens" | "sourcePath">): SkillSummary {
-  return { id: skill.id, name: skill.name, kind: skill.kind, format: skill.format, description: skill.description, tokens: skill.tokens, source_path: skill.sourcePath };
+/** A stored skill as every listing answers it, in the wire's snake_case; each risk flag names the skill's file. */
+export function toSkillSummary(skill: Pick<SkillRecord, "id" | "name" | "kind" | "format" | "description" | "tokens" | "sourcePath" | "risks">): SkillSummary {
+  const risks = skill.risks.map((flag) => ({ rule: flag.rule, file: skill.sourcePath, line: flag.line, excerpt: flag.excerpt }));
+  return { id: skill.id, name: skill.name, kind: skill.kind, format: skill.format, description: skill.description, tokens: skill.tokens, source_path: skill.sourcePath, risks };
 }
 
 /** A stored skill with `body` exactly what would be injected; the index's own bookkeeping (hash, root, raw body) stays out. */

@@ -3,6 +3,15 @@ import { skillKindSchema } from "./route.js";
 
 // What `GET /skills`, `GET /skills/{name}`, `router skills --json`, `router show --json` and MCP `read_skill` answer.
 
+export const riskFlagSchema = z
+  .object({
+    rule: z.string().meta({ description: "The risky-skill rule broken (docs/formats.md lists them), e.g. download-and-run, credential-exfiltration." }),
+    file: z.string().meta({ description: "The skill's source file (for a tool, its JSON file and position)." }),
+    line: z.number().int().meta({ description: "1-based line in that file." }),
+    excerpt: z.string().meta({ description: "What matched, cut short." }),
+  })
+  .meta({ id: "RiskFlag" });
+
 export const skillSummarySchema = z
   .object({
     id: z.string(),
@@ -12,6 +21,7 @@ export const skillSummarySchema = z
     description: z.string(),
     tokens: z.number().int().meta({ description: "Tokens injecting it costs." }),
     source_path: z.string().meta({ description: "Where the skill is served from (its indexed root, or as ROUTER_SKILLS_ROOT re-bases it)." }),
+    risks: z.array(riskFlagSchema).meta({ description: "What the risky-skill rules flagged at index time (`router index --risky warn`); empty for most skills." }),
   })
   .meta({ id: "SkillSummary" });
 
@@ -54,6 +64,7 @@ export const errorSchema = z
   .meta({ id: "Error" });
 
 export type SkillSummary = z.infer<typeof skillSummarySchema>;
+export type RiskFlagWire = z.infer<typeof riskFlagSchema>;
 export type SkillDetail = z.infer<typeof skillDetailSchema>;
 export type SkillMetadataWire = z.infer<typeof skillMetadataSchema>;
 export type ErrorBody = z.infer<typeof errorSchema>;

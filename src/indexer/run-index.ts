@@ -12,7 +12,8 @@ import type { ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
 import type { Embedder } from "../models/embedder.js";
 import { loadSkills, type LoadedSkill, type LoadResult } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
-import type { SkillProblem } from "../skills/types.js";
+import type { RiskyPolicy } from "../skills/risk-scan.js";
+import type { RiskyReport, SkillProblem } from "../skills/types.js";
 import { openIndexForWrite, type IndexDatabase } from "../store/database.js";
 import { bumpIndexVersion, readMeta, readMetaValue, readRootFolders, writeMetaValue, writeRoots, type IndexedRoot } from "../store/index-meta.js";
 import { sqliteManifestCache } from "../store/manifest-cache.js";
@@ -30,6 +31,8 @@ export interface IndexOptions {
   db: string;
   /** Refuse skills that break the Agent Skills spec instead of indexing them with a warning (skills/types.ts ParseOptions). */
   strict?: boolean;
+  /** What a skill the risky-skill rules flag gets: indexed with a warning (default), or left out. */
+  risky?: RiskyPolicy;
   /** Allow a run that finds no skill at all (it empties the index). */
   allowEmpty?: boolean;
   /** Measure the evidence floor and the share scale again even if nothing changed (after a change to the router's code, as benches and evals want). */
@@ -69,6 +72,8 @@ export interface IndexSummary {
   invalid: SkillProblem[];
   warnings: SkillProblem[];
   ignored: SkillProblem[];
+  /** Skills the risky-skill rules flagged: indexed with a warning, or left out by `risky: "exclude"`. */
+  risky: RiskyReport[];
   skills: number;
   indexVersion: number;
   /** What the index's feedback now teaches its skills (store/feedback-rows.ts, indexer/apply-feedback.ts). */
@@ -90,6 +95,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const roots = checkPaths(options.paths);
   const loaded = await readSkills(roots, options);
+
   const db = openIndexForWrite(options.db);
   let embedder = options.embedder;
   try {
@@ -146,6 +152,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       invalid: loaded.invalid,
       warnings: loaded.warnings,
       ignored: loaded.ignored,
+      risky: loaded.risky,
       skills: loaded.skills.length,
       indexVersion: measured.indexVersion,
       feedback: measured.feedback,
@@ -163,6 +170,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
 async function readSkills(roots: string[], options: IndexOptions): Promise<LoadResult> {
   const loaded = await loadSkills(roots, {
     strict: options.strict ?? false,
+    risky: options.risky ?? "warn",
     onProgress: (done, total, file) => options.onProgress?.({ stage: "read", done, total, file }),
   });
   if (loaded.skills.length > 0 || options.allowEmpty) return loaded;

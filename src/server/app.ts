@@ -55,6 +55,7 @@ const routeEndpoint = createRoute({
     200: { content: { "application/json": { schema: routeResponseSchema } }, description: "The decision, the ranked skills and their evidence" },
     400: errorResponse("Invalid request (code says which rule it broke)"),
     401: unauthorized,
+    408: errorResponse("The body did not arrive in full in time (CLIENT_TIMEOUT)"),
     413: errorResponse("The body is larger than the server accepts (PAYLOAD_TOO_LARGE)"),
     415: errorResponse("The body is not application/json"),
     503: unavailable,
@@ -225,5 +226,7 @@ function ready(slot: RouterSlot): Router {
 }
 
 function errorJson(c: Context, error: RouterError): Response {
+  // A client too slow to send its request gets no more time on this connection.
+  if (error.code === "CLIENT_TIMEOUT") c.header("Connection", "close");
   return c.json({ error: error.toJSON() }, error.status as 400);
 }

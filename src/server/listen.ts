@@ -1,12 +1,15 @@
 import type { Server, ServerOptions } from "node:http";
 import { serve, type HttpBindings } from "@hono/node-server";
 import { createError, type RouterError } from "../errors.js";
+import { answerProtocolErrors, type ProtocolAnswer } from "./protocol-errors.js";
 import { discardUnreadBody } from "./unread-body.js";
 
 export interface ListenOptions {
   hostname: string;
   port: number;
   serverOptions?: ServerOptions;
+  /** Told of each answer given below the app (oversized headers, a slow client, CONNECT), which the app never sees. */
+  onProtocolAnswer?: (answer: ProtocolAnswer) => void;
 }
 
 type FetchApp = { fetch: (request: Request, env: HttpBindings) => Response | Promise<Response> };
@@ -33,6 +36,7 @@ export function listen(app: FetchApp, options: ListenOptions): Promise<Server> {
         resolve(server as Server);
       },
     );
+    answerProtocolErrors(server as Server, options.onProtocolAnswer ?? (() => undefined));
     const refuse = (error: NodeJS.ErrnoException) => reject(listenError(error, options));
     server.once("error", refuse);
   });

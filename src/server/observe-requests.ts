@@ -34,10 +34,15 @@ export function observeRequests(metrics: ServerMetrics, logger: Logger, inFlight
     metrics.requests.inc(labels);
     metrics.requestSeconds.observe(labels, seconds);
     const line = { event: "request", request_id: requestId, method: labels.method, path: c.req.path, route: labels.route, status: c.res.status, duration_ms: Math.round(seconds * 100_000) / 100 };
-    if (c.res.status >= 500) logger.error(line, "request failed");
-    else if (QUIET_ROUTES.has(labels.route) && c.res.status < 400) logger.debug(line, "request");
+    if (isProbeAnswer(labels.route, c.res.status)) logger.debug(line, "request");
+    else if (c.res.status >= 500) logger.error(line, "request failed");
     else logger.info(line, "request");
   };
+}
+
+/** A probe's usual answer: a success, or readiness saying "not yet" (503 while loading or draining; the load logs its own failure). */
+function isProbeAnswer(route: string, status: number): boolean {
+  return QUIET_ROUTES.has(route) && (status < 400 || (route === "/readyz" && status === 503));
 }
 
 /** The endpoint's pattern (`/skills/:name`), never the raw path: labels stay few whatever clients send. */

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createError } from "../errors.js";
+import { bodyStillArriving } from "./client-abort.js";
 import type { RequestVariables } from "./observe-requests.js";
 
 /** Refuses bodies over `maxBytes` (by Content-Length, or while reading a chunked body) with 413 PAYLOAD_TOO_LARGE. */
@@ -21,7 +22,8 @@ export function limitBody(maxBytes: number): MiddlewareHandler {
 
 /**
  * Answers 503 REQUEST_TIMEOUT when the rest of the chain takes longer than `ms`, so the client never waits on a
- * hang, and fires the request's `deadline` signal so the routing work stops too instead of running on unseen.
+ * hang, and fires the request's `deadline` signal so the routing work stops too instead of running on unseen. When
+ * the body is still arriving then, the delay is the client's: 408 CLIENT_TIMEOUT, and the connection closes.
  */
 export function limitTime(ms: number): MiddlewareHandler<{ Variables: RequestVariables }> {
   return async (c, next) => {
@@ -30,7 +32,9 @@ export function limitTime(ms: number): MiddlewareHandler<{ Variables: RequestVar
     c.set("deadline", deadline.signal);
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const error = createError("REQUEST_TIMEOUT", `The request took longer than ${ms} ms`, { timeoutMs: ms });
+        const error = bodyStillArriving(c)
+          ? createError("CLIENT_TIMEOUT", `The request body did not arrive in full within ${ms} ms`, { timeoutMs: ms })
+          : createError("REQUEST_TIMEOUT", `The request took longer than ${ms} ms`, { timeoutMs: ms });
         deadline.abort(error);
         reject(error);
       }, ms);

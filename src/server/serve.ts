@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { modelOptions } from "../config/model-options.js";
@@ -13,6 +14,7 @@ import { drainServer } from "./drain-server.js";
 import { createIndexReloader } from "./index-reloader.js";
 import { createIndexRunner, FEEDBACK_RUN, indexRun, type IndexRunner } from "./index-runner.js";
 import { listen } from "./listen.js";
+import { LINGER_MS } from "./unread-body.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordIndex, type ServerMetrics } from "./metrics.js";
 import { watchSkills, type SkillWatcher } from "./skill-watcher.js";
@@ -34,7 +36,7 @@ export interface RunningServer {
   metrics: ServerMetrics;
   /** Resolves when the router has loaded (or failed to; `slot.error` says why). */
   ready: Promise<void>;
-  /** Looks for a new index version now, as the poll does every `reloadIntervalMs`; true when one was swapped in. */
+  /** Looks for a new index version now, as the poll does every `reloadIntervalMs` (or loads one that failed to load, if its file changed); true when one was swapped in. */
   reload(): Promise<boolean>;
   /** Graceful: readiness turns false, in-flight requests finish (up to `shutdownGraceMs`), then everything closes. */
   close(): Promise<void>;
@@ -43,11 +45,14 @@ export interface RunningServer {
 const INSTALLED_CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
 // Feedback is applied this long after the last piece arrived: a burst (a replayed log, a busy agent) is one run.
 const FEEDBACK_SETTLE_MS = 300;
+// How long after the app's own deadline Node's timer may cut a request whose body stalls (it checks once a second).
+const BACKSTOP_MS = 3_000;
 
 /**
  * Listens at once (liveness answers while the index and models load) and loads the router in the background;
- * /readyz and /route answer 503 until it has loaded. With `watch`, the folders are indexed first, then again
- * whenever they change.
+ * /readyz and /route answer 503 until it has loaded, with the reason when loading failed (a missing or damaged
+ * index): the server stays up and loads the index once its file changes. With `watch`, the folders are indexed
+ * first, then again whenever they change.
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const settings = withDefaults(options);
@@ -67,8 +72,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const server = await listen(app, {
     hostname: settings.host,
     port: settings.port,
-    // Node's own limits on slow clients (headers and body trickled in), checked every second, not every 30.
-    serverOptions: { requestTimeout: settings.requestTimeoutMs, headersTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    // Node's own limits on slow clients, checked every second, not every 30: headers must arrive in time; for a body the
+    // app answers first (408 CLIENT_TIMEOUT, then up to LINGER_MS for the rest), and Node's timer only backs it up.
+    serverOptions: { requestTimeout: settings.requestTimeoutMs + LINGER_MS + BACKSTOP_MS, headersTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    onProtocolAnswer: ({ method, status, code }) => {
+      metrics.requests.inc({ method, route: "unmatched", status: String(status) });
+      logger.info({ event: "request", method, route: "unmatched", status, code }, "request refused before the app");
+    },
   });
 
   const reloader = createIndexReloader(slot, metrics, logger);
@@ -136,6 +146,25 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     applyTimer = setTimeout(() => void feedbackRunner.run().catch(() => undefined), FEEDBACK_SETTLE_MS);
     applyTimer.unref();
   };
+  // A failed load is tried again when the index file changes (a first `router index`, a repaired file), not on every poll.
+  let failedOn: string | undefined;
+  let loading: Promise<void> | undefined;
+  const tryLoad = (indexed?: RouterError): Promise<void> =>
+    (loading ??= (async () => {
+      const signature = indexSignature(settings.db);
+      try {
+        await load();
+        slot.error = undefined;
+      } catch (error) {
+        const reason = indexed ?? routerErrorOf(error, settings.db);
+        // Said at error level once per reason: the poll tries again quietly until the reason changes.
+        const repeated = slot.error?.code === reason.code && slot.error.message === reason.message;
+        slot.error = reason;
+        failedOn = signature;
+        logger[repeated ? "debug" : "error"]({ event: "load", code: reason.code, err: reason.message }, "could not load the index and models; readiness stays false");
+      }
+    })().finally(() => (loading = undefined)));
+  const retryLoad = (): Promise<void> => (slot.router || slot.draining || failedOn === indexSignature(settings.db) ? Promise.resolve() : tryLoad());
 
   let runner: IndexRunner | undefined;
   let watcher: SkillWatcher | undefined;
@@ -147,7 +176,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       ...(options.configFile ? { configFile: options.configFile } : {}),
       logger,
       metrics,
-      onIndexed: () => reloader.check(),
+      onIndexed: () => (slot.router ? reloader.check() : retryLoad()),
     });
     watcher = watchSkills(settings.watch, settings.db, settings.watchDebounceMs, () => void runner!.run().catch(() => undefined), logger);
   }
@@ -159,15 +188,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           (error: RouterError) => error,
         )
       : undefined;
-    try {
-      await load();
-    } catch (error) {
-      slot.error = indexed ?? routerErrorOf(error, settings.db);
-      logger.error({ event: "load", code: slot.error.code, err: slot.error.message }, "could not load the index and models");
-    }
+    // A successful watch run has loaded the index already.
+    if (!slot.router) await tryLoad(indexed);
   })();
 
-  const poll = settings.reloadIntervalMs > 0 ? setInterval(() => void reloader.check(), settings.reloadIntervalMs) : undefined;
+  const poll = settings.reloadIntervalMs > 0 ? setInterval(() => void (slot.router ? reloader.check() : retryLoad()), settings.reloadIntervalMs) : undefined;
   poll?.unref();
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -177,7 +202,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     slot,
     metrics,
     ready,
-    reload: () => reloader.check(),
+    reload: async () => (slot.router ? reloader.check() : retryLoad().then(() => slot.router !== undefined)),
     close() {
       closing ??= (async () => {
         slot.draining = true;
@@ -189,6 +214,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const cut = await drainServer(server, inFlight, settings.shutdownGraceMs);
         if (cut > 0) logger.warn({ event: "shutdown", cut }, "grace period over: requests still in flight were cut");
         await ready;
+        await loading;
         await slot.router?.close();
         await encoder?.close();
         logger.info({ event: "shutdown" }, "stopped");
@@ -206,6 +232,16 @@ function indexEmbedder(db: string): string | null {
   } finally {
     index.close();
   }
+}
+
+/** What changes when the index file is written or replaced: its and its WAL's identity, size and time. */
+function indexSignature(db: string): string {
+  return [db, `${db}-wal`]
+    .map((file) => {
+      const stats = statSync(file, { throwIfNoEntry: false });
+      return stats ? `${stats.ino}:${stats.size}:${stats.mtimeMs}` : "-";
+    })
+    .join("/");
 }
 
 function routerErrorOf(error: unknown, db: string): RouterError {

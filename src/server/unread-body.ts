@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type { IncomingMessage } from "node:http";
 
 // How long an answer waits for the rest of a body nobody read; a client still sending after that is cut off.
-const LINGER_MS = 2_000;
+export const LINGER_MS = 2_000;
 
 /**
  * Throws away whatever of the request body nobody read (an answer given before reading it: 413, 415, 404, ...)

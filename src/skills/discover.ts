@@ -1,11 +1,15 @@
 import type { Dirent, Stats } from "node:fs";
-import { readdir, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { MAX_LISTED_FILES } from "./limits.js";
-import type { SkillProblem } from "./types.js";
+import { MANIFEST_FILE_NAME, toolManifestFileName } from "./manifest-file.js";
+import type { FoundFile, SkillProblem } from "./types.js";
 
-/** A place skills can come from, found by walking an indexed root. */
-export type SkillSource = { type: "skill-folder"; file: string; folder: string; files: string[] } | { type: "json"; file: string } | { type: "zip"; file: string };
+/** A place skills can come from, found by walking an indexed root; `manifest` is the hand-written manifest beside it, when there is one. */
+export type SkillSource =
+  | ({ type: "skill-folder"; folder: string; files: string[]; manifest?: FoundFile } & FoundFile)
+  | ({ type: "json"; manifest?: FoundFile } & FoundFile)
+  | ({ type: "zip" } & FoundFile);
 
 export interface Discovery {
   /** The folder source paths are relative to in the index: the root, or the folder of a root that is a file. */
@@ -21,11 +25,18 @@ const LISTED_FOLDERS = ["scripts", "references", "assets", "modules"];
 // Anything but files and folders (FIFOs, sockets, devices) is never opened: reading a FIFO blocks forever.
 type EntryType = "file" | "dir" | "fifo" | "socket" | "device";
 
+/** A folder entry as the walk may use it: its type (a symbolic link's target's), and the real path a link leads to. */
+interface Entry {
+  type: EntryType;
+  target?: string;
+}
+
 /**
  * Walks a root in a stable (sorted) order. Skips hidden entries, `.disabled` entries and node_modules, and never
- * enters a folder twice (symlink loops). A symlink out of the root is followed only to a skill folder or a skill or
- * tool file: installers link each skill into an agent's folder (`.claude/skills/x -> ../../.agents/skills/x`), but
- * any other folder out there could be anything (a home directory).
+ * enters a folder twice (symlink loops). Nothing outside the root is read, with one exception: a symbolic link to a
+ * skill folder, which installers make (`.claude/skills/x -> ../../.agents/skills/x`); that folder then bounds what
+ * its own links may reach. A link to a file is followed only when the file lies inside the root (or inside the
+ * linked skill folder that holds the link), whatever the link is called: a link named SKILL.md may point anywhere.
  */
 export async function discover(root: string): Promise<Discovery> {
   const absoluteRoot = path.resolve(root);
@@ -35,62 +46,73 @@ export async function discover(root: string): Promise<Discovery> {
     return walker.result;
   }
   // A single file given as the root: its folder bounds where symlinks may lead.
-  const walker = new Walker(path.dirname(absoluteRoot), await realpath(path.dirname(absoluteRoot)));
-  await walker.addRootFile(absoluteRoot, entryType(await stat(absoluteRoot)));
+  const folder = path.dirname(absoluteRoot);
+  const walker = new Walker(folder, await realpath(folder));
+  await walker.addRootFile(absoluteRoot);
   return walker.result;
 }
 
 class Walker {
   readonly result: Discovery;
   private readonly visited = new Set<string>();
-  /** Real paths the walk may read below: the root, and each skill folder a symlink leads to outside it. */
-  private readonly allowed: Set<string>;
+  /** Real paths of the skill folders outside the root that a symbolic link led to: each bounds its own links. */
+  private readonly linkedSkillFolders = new Set<string>();
 
-  constructor(folder: string, realRoot: string) {
+  constructor(
+    folder: string,
+    private readonly realRoot: string,
+  ) {
     this.result = { folder, sources: [], problems: [], warnings: [] };
-    this.allowed = new Set([realRoot]);
   }
 
   async walkFolder(folder: string): Promise<void> {
     const entries = await this.readFolder(folder);
     if (entries === undefined) return;
-    const skillFile = SKILL_FILES.find((name) => entries.get(name) === "file");
-    for (const name of SKILL_FILES.filter((name) => name !== skillFile && entries.has(name) && entries.get(name) !== "file")) {
-      this.result.problems.push({ file: path.join(folder, name), reason: `${name} is ${describeType(entries.get(name)!)}, not a file; not read as a skill` });
+    const skillFile = SKILL_FILES.find((name) => entries.get(name)?.type === "file");
+    for (const name of SKILL_FILES.filter((name) => name !== skillFile && entries.has(name) && entries.get(name)!.type !== "file")) {
+      this.result.problems.push({ file: path.join(folder, name), reason: `${name} is ${describeType(entries.get(name)!.type)}, not a file; not read as a skill` });
     }
     if (skillFile) {
       // A skill folder is a leaf: its scripts and references are listed, never searched for more skills.
-      await this.addSkillFolder(path.join(folder, skillFile), entries);
+      await this.addSkillFolder(folder, skillFile, entries);
       return;
     }
-    for (const [name, type] of entries) {
+    for (const [name, entry] of entries) {
       const full = path.join(folder, name);
-      if (type === "dir") await this.walkFolder(full);
-      else if (type === "file") this.addFile(full);
-      else if (isToolOrArchiveName(name)) this.result.problems.push({ file: full, reason: `${describeType(type)}, not a regular file; not read` });
+      if (entry.type === "dir") await this.walkFolder(full);
+      else if (entry.type === "file") this.addFile(full, entry, entries);
+      else if (isToolOrArchiveName(name)) this.result.problems.push({ file: full, reason: `${describeType(entry.type)}, not a regular file; not read` });
     }
   }
 
-  async addRootFile(file: string, type: EntryType): Promise<void> {
-    if (type !== "file") this.result.problems.push({ file, reason: `${describeType(type)}, not a regular file; not read` });
-    else if (SKILL_FILES.includes(path.basename(file))) await this.addSkillFolder(file, await this.readFolder(path.dirname(file)));
-    else if (!this.addFile(file)) this.result.problems.push({ file, reason: "not a skill folder, SKILL.md, skill.md, tool definition (.json) or .zip archive" });
+  async addRootFile(file: string): Promise<void> {
+    const name = path.basename(file);
+    const entries = (await this.readFolder(path.dirname(file))) ?? new Map<string, Entry>();
+    // A hidden root file is read when named: only the walk skips hidden entries.
+    const entry = entries.get(name) ?? (await this.entryOf(file, (await lstat(file)).isSymbolicLink()));
+    if (entry === undefined) return;
+    if (entry.type !== "file") this.result.problems.push({ file, reason: `${describeType(entry.type)}, not a regular file; not read` });
+    else if (SKILL_FILES.includes(name)) await this.addSkillFolder(path.dirname(file), name, entries);
+    else if (!this.addFile(file, entry, entries)) this.result.problems.push({ file, reason: "not a skill folder, SKILL.md, skill.md, tool definition (.json) or .zip archive" });
   }
 
   /** Adds a tool file or zip archive; other files are not skill sources. */
-  private addFile(file: string): boolean {
-    if (!isToolOrArchiveName(path.basename(file))) return false;
-    this.result.sources.push({ type: file.toLowerCase().endsWith(".zip") ? "zip" : "json", file });
+  private addFile(file: string, entry: Entry, entries: Map<string, Entry>): boolean {
+    const name = path.basename(file);
+    if (!isToolOrArchiveName(name)) return false;
+    const found = foundFile(file, entry);
+    if (name.toLowerCase().endsWith(".zip")) this.result.sources.push({ type: "zip", ...found });
+    else this.result.sources.push({ type: "json", ...found, ...manifestBeside(path.dirname(file), toolManifestFileName(file), entries) });
     return true;
   }
 
-  /** Lists a folder as name -> type, sorted, with skipped names removed and symlinks resolved inside the root. */
-  private async readFolder(folder: string): Promise<Map<string, EntryType> | undefined> {
+  /** Lists a folder as name -> entry, sorted, with skipped names removed and symlinks resolved within bounds. */
+  private async readFolder(folder: string): Promise<Map<string, Entry> | undefined> {
     let real: string;
     let dirents: Dirent[];
     try {
       real = await realpath(folder);
-      if (!this.mayRead(real)) {
+      if (this.boundOf(real) === undefined) {
         this.result.warnings.push({ file: folder, reason: `symbolic link points outside the indexed root (${real}); not followed` });
         return undefined;
       }
@@ -101,64 +123,83 @@ class Walker {
       this.result.problems.push({ file: folder, reason: `cannot read folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
       return undefined;
     }
-    const entries = new Map<string, EntryType>();
+    const entries = new Map<string, Entry>();
     for (const dirent of dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (isSkippedName(dirent.name)) continue;
-      const full = path.join(folder, dirent.name);
-      const type = dirent.isSymbolicLink() ? await this.followLink(full) : entryType(dirent);
-      if (type) entries.set(dirent.name, type);
+      const entry = await this.entryOf(path.join(folder, dirent.name), dirent.isSymbolicLink(), dirent);
+      if (entry) entries.set(dirent.name, entry);
     }
     return entries;
   }
 
-  /** The type a symlink points at, or undefined (with a warning) when it is broken or leaves the root for anything but a skill. */
-  private async followLink(link: string): Promise<EntryType | undefined> {
+  private async entryOf(full: string, isLink: boolean, dirent?: Dirent): Promise<Entry | undefined> {
+    if (!isLink) return { type: entryType(dirent ?? (await stat(full))) };
+    return this.followLink(full);
+  }
+
+  /** Where a symlink leads, or undefined (with a warning) when it is broken or leaves the bounds for anything but a skill folder. */
+  private async followLink(link: string): Promise<Entry | undefined> {
     let target: string;
+    let holder: string;
     try {
       target = await realpath(link);
+      holder = await realpath(path.dirname(link));
     } catch {
       this.result.warnings.push({ file: link, reason: "broken symbolic link; skipped" });
       return undefined;
     }
     const type = entryType(await stat(target));
-    if (this.mayRead(target)) return type;
+    // Inside the root, or inside the linked skill folder that holds the link.
+    if (isWithin(target, this.realRoot) || isWithin(target, this.boundOf(holder) ?? this.realRoot)) return { type, target };
     if (type === "dir" && (await isSkillFolder(target))) {
-      this.allowed.add(target);
-      return type;
+      this.linkedSkillFolders.add(target);
+      return { type, target };
     }
-    const name = path.basename(link);
-    if (type === "file" && (SKILL_FILES.includes(name) || isToolOrArchiveName(name))) return type;
-    const hint = type === "dir" ? `not a skill folder; to index the skills in it, name it: router index <root> ${target}` : "not a skill or tool file";
+    const hint = type === "dir" ? `not a skill folder; to index the skills in it, name it: router index <root> ${target}` : "only a link to a skill folder may lead out of it";
     this.result.warnings.push({ file: link, reason: `symbolic link points outside the indexed root (${target}), ${hint}; not followed` });
     return undefined;
   }
 
-  /** Whether a real path is an allowed folder or below one (ancestors looked up: thousands of linked skills stay cheap). */
-  private mayRead(real: string): boolean {
+  /** The root or linked skill folder a real path lies in (the innermost), or undefined outside all of them. */
+  private boundOf(real: string): string | undefined {
     for (let folder = real; ; folder = path.dirname(folder)) {
-      if (this.allowed.has(folder)) return true;
-      if (folder === path.dirname(folder)) return false;
+      if (folder === this.realRoot || this.linkedSkillFolders.has(folder)) return folder;
+      if (folder === path.dirname(folder)) return undefined;
     }
   }
 
-  private async addSkillFolder(file: string, entries: Map<string, EntryType> | undefined): Promise<void> {
-    const folder = path.dirname(file);
+  private async addSkillFolder(folder: string, skillFile: string, entries: Map<string, Entry>): Promise<void> {
     const files: string[] = [];
     for (const listed of LISTED_FOLDERS) {
-      if (entries?.get(listed) === "dir") await this.listFiles(path.join(folder, listed), listed, files);
+      if (entries.get(listed)?.type === "dir") await this.listFiles(path.join(folder, listed), listed, files);
     }
-    this.result.sources.push({ type: "skill-folder", file, folder, files: files.sort() });
+    const found = foundFile(path.join(folder, skillFile), entries.get(skillFile)!);
+    this.result.sources.push({ type: "skill-folder", ...found, folder, files: files.sort(), ...manifestBeside(folder, MANIFEST_FILE_NAME, entries) });
   }
 
   /** Lists files below a supporting folder (relative paths), without reading them. */
   private async listFiles(folder: string, relative: string, files: string[]): Promise<void> {
     const entries = await this.readFolder(folder);
-    for (const [name, type] of entries ?? []) {
+    for (const [name, entry] of entries ?? []) {
       if (files.length >= MAX_LISTED_FILES) return;
-      if (type === "dir") await this.listFiles(path.join(folder, name), `${relative}/${name}`, files);
+      if (entry.type === "dir") await this.listFiles(path.join(folder, name), `${relative}/${name}`, files);
       else files.push(`${relative}/${name}`);
     }
   }
+}
+
+function foundFile(file: string, entry: Entry): FoundFile {
+  return entry.target === undefined ? { file } : { file, target: entry.target };
+}
+
+/** The manifest file beside a source, when the folder holds one the walk may read (not a link out of bounds). */
+function manifestBeside(folder: string, name: string, entries: Map<string, Entry>): { manifest?: FoundFile } {
+  const entry = entries.get(name);
+  return entry === undefined ? {} : { manifest: foundFile(path.join(folder, name), entry) };
+}
+
+function isWithin(real: string, folder: string): boolean {
+  return real === folder || real.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
 }
 
 function entryType(entry: Dirent | Stats): EntryType {
@@ -181,11 +222,11 @@ function isSkippedName(name: string): boolean {
   return name.startsWith(".") || name.endsWith(".disabled") || name === "node_modules";
 }
 
-/** A folder holding a SKILL.md or skill.md file. */
+/** A folder holding a SKILL.md or skill.md file that lies inside it (a link in it to elsewhere does not make it one). */
 async function isSkillFolder(folder: string): Promise<boolean> {
   for (const name of SKILL_FILES) {
-    const found = await stat(path.join(folder, name)).catch(() => undefined);
-    if (found?.isFile()) return true;
+    const real = await realpath(path.join(folder, name)).catch(() => undefined);
+    if (real !== undefined && isWithin(real, folder) && (await stat(real)).isFile()) return true;
   }
   return false;
 }

@@ -1,5 +1,5 @@
 import { parse as parseYaml, YAMLParseError } from "yaml";
-import { formatBytes } from "./decode-text.js";
+import { sizeAgainstLimit } from "./decode-text.js";
 import { MAX_FRONTMATTER_BYTES, MAX_NESTING_DEPTH } from "./limits.js";
 import { bracketDepth } from "./nesting-depth.js";
 import { recoverFrontmatter } from "./recover-frontmatter.js";
@@ -29,7 +29,7 @@ export function splitFrontmatter(text: string, lenient: boolean): Frontmatter | 
   if (!match) return { reason: "frontmatter starts with --- but has no closing --- line" };
   const yaml = match[1] ?? "";
   const bytes = Buffer.byteLength(yaml);
-  if (bytes > MAX_FRONTMATTER_BYTES) return { reason: `YAML frontmatter is ${formatBytes(bytes)}, the limit is ${formatBytes(MAX_FRONTMATTER_BYTES)}` };
+  if (bytes > MAX_FRONTMATTER_BYTES) return { reason: `YAML frontmatter is ${sizeAgainstLimit(bytes, MAX_FRONTMATTER_BYTES)}` };
   // The YAML parser recurses per level: thousands of nested brackets exhaust its stack, or memory.
   if (bracketDepth(yaml, MAX_NESTING_DEPTH, false) > MAX_NESTING_DEPTH) return { reason: `YAML frontmatter nests deeper than ${MAX_NESTING_DEPTH} levels` };
   const read = readYaml(yaml, lenient);

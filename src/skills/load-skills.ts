@@ -2,14 +2,15 @@ import path from "node:path";
 import pLimit from "p-limit";
 import { agentSkillParser } from "./agent-skill.js";
 import { contentHash, skillId } from "./content-hash.js";
-import { decodeText, formatBytes } from "./decode-text.js";
+import { decodeText, sizeAgainstLimit } from "./decode-text.js";
 import { discover, type SkillSource } from "./discover.js";
 import { evalSetParser } from "./eval-set.js";
 import { MAX_JSON_FILE_BYTES, MAX_SKILL_FILE_BYTES } from "./limits.js";
-import { attachManifestFile, MANIFEST_FILE_NAME, readManifestFile, toolManifestFileName } from "./manifest-file.js";
+import { attachManifestFile, readManifestFile } from "./manifest-file.js";
 import { skillMdParser } from "./skill-md.js";
 import { toolJsonParser } from "./tool-json.js";
-import type { ParsedSkill, ParseOptions, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
+import { riskFlagsOf, type RiskyPolicy } from "./risk-scan.js";
+import type { ParseOptions, RiskyReport, ScannedSkill, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
 import { readRegularFile } from "./read-regular-file.js";
 import { readZipArchive } from "./zip-archive.js";
 import { relativeSourcePath } from "../store/skill-location.js";
@@ -30,9 +31,13 @@ export interface LoadResult {
   warnings: SkillProblem[];
   /** JSON files that are not tool definitions; not an error, listed for --verbose. */
   ignored: SkillProblem[];
+  /** Skills the risky-skill rules flagged, indexed or left out by the policy. */
+  risky: RiskyReport[];
 }
 
 export interface LoadOptions extends ParseOptions {
+  /** What a flagged skill gets: indexed with a warning (the default), or left out. */
+  risky?: RiskyPolicy;
   onProgress?: (done: number, total: number, file: string) => void;
 }
 
@@ -47,7 +52,7 @@ const JSON_PARSERS: SkillParser[] = [evalSetParser, toolJsonParser];
  */
 export async function loadSkills(roots: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const parseOptions: ParseOptions = { strict: options.strict ?? false };
-  const result: LoadResult = { skills: [], rootFolders: [], invalid: [], warnings: [], ignored: [] };
+  const result: LoadResult = { skills: [], rootFolders: [], invalid: [], warnings: [], ignored: [], risky: [] };
   const found: { root: string; rootPosition: number; source: SkillSource }[] = [];
   for (const [rootPosition, root] of roots.entries()) {
     const discovery = await discover(root);
@@ -67,11 +72,15 @@ export async function loadSkills(roots: string[], options: LoadOptions = {}): Pr
     result.warnings.push(...outcome.warnings);
     result.ignored.push(...outcome.ignored);
     for (const parsed of outcome.skills) {
-      const winner = winners.get(parsed.name);
+      // A skill the policy leaves out is as if absent: it takes no name from a skill after it.
+      const excluded = parsed.risks.length > 0 && options.risky === "exclude";
+      const winner = excluded ? undefined : winners.get(parsed.name);
       if (winner) {
         result.warnings.push({ file: parsed.sourcePath, reason: `duplicate name "${parsed.name}", already defined by ${winner.sourcePath}; skipped` });
         continue;
       }
+      if (parsed.risks.length > 0) result.risky.push({ name: parsed.name, file: parsed.sourcePath, flags: parsed.risks, excluded });
+      if (excluded) continue;
       const skill = { ...parsed, id: skillId(parsed.kind, parsed.name), root, rootPosition, relativePath: relativeSourcePath(root, parsed.sourcePath), contentHash: contentHash(parsed) };
       winners.set(parsed.name, skill);
       result.skills.push(skill);
@@ -84,7 +93,7 @@ export async function loadSkills(roots: string[], options: LoadOptions = {}): Pr
 
 /** The skills of one source and what went wrong with it, before duplicates are resolved. */
 interface SourceOutcome {
-  skills: ParsedSkill[];
+  skills: ScannedSkill[];
   invalid: SkillProblem[];
   warnings: SkillProblem[];
   ignored: SkillProblem[];
@@ -93,7 +102,7 @@ interface SourceOutcome {
 async function parseSource(source: SkillSource, options: ParseOptions): Promise<SourceOutcome> {
   const outcome: SourceOutcome = { skills: [], invalid: [], warnings: [], ignored: [] };
   if (source.type === "zip") {
-    const archive = await readZipArchive(source.file);
+    const archive = await readZipArchive(source.file, source.target);
     outcome.invalid.push(...archive.problems);
     outcome.warnings.push(...archive.warnings);
     outcome.skills = archive.documents.flatMap((document) => runParsers(FOLDER_PARSERS, document, options, outcome));
@@ -106,7 +115,7 @@ async function parseSource(source: SkillSource, options: ParseOptions): Promise<
 }
 
 /** The first parser that accepts the file name and recognises the content decides. */
-function runParsers(parsers: SkillParser[], document: SkillDocument, options: ParseOptions, result: SourceOutcome): ParsedSkill[] {
+function runParsers(parsers: SkillParser[], document: SkillDocument, options: ParseOptions, result: SourceOutcome): ScannedSkill[] {
   const fileName = path.posix.basename(document.path);
   let unrecognised = "no parser for this file";
   for (const parser of parsers.filter((candidate) => candidate.accepts(fileName))) {
@@ -118,7 +127,7 @@ function runParsers(parsers: SkillParser[], document: SkillDocument, options: Pa
     result.invalid.push(...parsed.problems);
     const manifestFile = path.posix.join(path.posix.dirname(document.path), document.manifestFile?.file ?? "");
     for (const reason of attachManifestFile(parsed.skills, document, parsers === JSON_PARSERS ? "tools" : "folder")) result.warnings.push({ file: manifestFile, reason });
-    return parsed.skills;
+    return parsed.skills.map((skill) => ({ ...skill, risks: riskFlagsOf(skill, document) }));
   }
   result.ignored.push({ file: document.path, reason: unrecognised });
   return [];
@@ -126,9 +135,9 @@ function runParsers(parsers: SkillParser[], document: SkillDocument, options: Pa
 
 async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit: number, result: SourceOutcome): Promise<SkillDocument | undefined> {
   try {
-    const bytes = await readRegularFile(source.file, limit);
+    const bytes = await readRegularFile(source.target ?? source.file, limit);
     if ("refused" in bytes) {
-      result.invalid.push({ file: source.file, reason: bytes.refused === "not-regular" ? "not a regular file; not read" : `file is ${formatBytes(bytes.size)}, the limit is ${formatBytes(limit)}` });
+      result.invalid.push({ file: source.file, reason: bytes.refused === "not-regular" ? "not a regular file; not read" : `file is ${sizeAgainstLimit(bytes.size, limit)}` });
       return undefined;
     }
     const decoded = decodeText(bytes.content);
@@ -137,7 +146,7 @@ async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit
       return undefined;
     }
     const folder = path.dirname(source.file);
-    const manifestFile = await readManifestFile(path.join(folder, source.type === "json" ? toolManifestFileName(source.file) : MANIFEST_FILE_NAME));
+    const manifestFile = source.manifest ? await readManifestFile(source.manifest) : undefined;
     if (manifestFile && "problem" in manifestFile) result.warnings.push({ file: source.file, reason: manifestFile.problem });
     return {
       path: source.file,

@@ -1,11 +1,11 @@
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { formatBytes } from "./decode-text.js";
+import { sizeAgainstLimit } from "./decode-text.js";
 import { isRecord } from "./json-document.js";
 import { MAX_MANIFEST_FILE_BYTES, MAX_NESTING_DEPTH } from "./limits.js";
 import { bracketDepth } from "./nesting-depth.js";
 import { readRegularFile } from "./read-regular-file.js";
-import type { ParsedSkill, SkillDocument } from "./types.js";
+import type { FoundFile, ParsedSkill, SkillDocument } from "./types.js";
 
 /** A hand-written routing manifest beside a skill folder's SKILL.md / skill.md; it overrides the generated one. */
 export const MANIFEST_FILE_NAME = "router-manifest.yaml";
@@ -15,13 +15,13 @@ export function toolManifestFileName(jsonFile: string): string {
   return `${path.basename(jsonFile).replace(/\.json$/i, "")}.${MANIFEST_FILE_NAME}`;
 }
 
-/** Reads the manifest file at this path, if there is one; a file too large to be a manifest is a problem. */
-export async function readManifestFile(file: string): Promise<{ file: string; text: string } | { problem: string } | undefined> {
+/** Reads a manifest file discovery found; a file too large to be a manifest is a problem. */
+export async function readManifestFile({ file, target }: FoundFile): Promise<{ file: string; text: string } | { problem: string } | undefined> {
   try {
-    const read = await readRegularFile(file, MAX_MANIFEST_FILE_BYTES);
+    const read = await readRegularFile(target ?? file, MAX_MANIFEST_FILE_BYTES);
     if (!("refused" in read)) return { file: path.basename(file), text: read.content.toString("utf8") };
     if (read.refused === "not-regular") return { problem: `${path.basename(file)} is not a regular file; ignored` };
-    return { problem: `${path.basename(file)} is ${formatBytes(read.size)}, the limit is ${formatBytes(MAX_MANIFEST_FILE_BYTES)}; ignored` };
+    return { problem: `${path.basename(file)} is ${sizeAgainstLimit(read.size, MAX_MANIFEST_FILE_BYTES)}; ignored` };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return { problem: `cannot read ${path.basename(file)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ignored` };

@@ -1,15 +1,19 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 
+// Windows has no O_NOFOLLOW; creating symbolic links there needs rights an unprivileged skill author lacks.
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
 export type RegularFileRead = { content: Buffer } | { refused: "not-regular" } | { refused: "too-large"; size: number };
 
 /**
  * Reads a file only if it is a regular file within the limit. Discovery already skips FIFOs and devices, but a
  * file may be swapped between a check and a read (`serve --watch` reads folders while they change), so the file
- * is opened without blocking and checked on the open handle: reading a FIFO would block forever.
+ * is opened without blocking and checked on the open handle: reading a FIFO would block forever. Nor is a
+ * symbolic link followed: discovery resolved every link it allowed, and a link put in a file's place since may lead anywhere.
  */
 export async function readRegularFile(file: string, limit: number): Promise<RegularFileRead> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | NO_FOLLOW);
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) return { refused: "not-regular" };

@@ -1,4 +1,4 @@
-import type { SkillRecord } from "../store/records.js";
+import type { RiskFlag, SkillRecord } from "../store/records.js";
 
 export type { SkillFormat, SkillKind, SkillMetadata } from "../store/records.js";
 
@@ -18,8 +18,25 @@ export interface SkillDocument {
 /** What a parser extracts from a document, before the indexer adds id, hash, token count and where it is. */
 export type ParsedSkill = Pick<SkillRecord, "name" | "kind" | "format" | "description" | "body" | "injection" | "sourcePath" | "metadata" | "warnings">;
 
+/** A parsed skill with what the risky-skill rules flagged in it (skills/risk-scan.ts). */
+export type ScannedSkill = ParsedSkill & Pick<SkillRecord, "risks">;
+
+/** A flagged skill as `router index` reports it: indexed with a warning, or left out by `--risky exclude`. */
+export interface RiskyReport {
+  name: string;
+  file: string;
+  flags: RiskFlag[];
+  excluded: boolean;
+}
+
 /** A skill ready for the index (the store's record). */
 export type Skill = SkillRecord;
+
+/** A file discovery found: the path the walk found it at, and its real path when a symbolic link led there (read that, not the link). */
+export interface FoundFile {
+  file: string;
+  target?: string;
+}
 
 /** A file or folder that could not be indexed, with the reason. */
 export interface SkillProblem {

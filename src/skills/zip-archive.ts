@@ -1,7 +1,7 @@
-import { stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import path from "node:path";
 import yauzl from "yauzl";
-import { decodeText, formatBytes } from "./decode-text.js";
+import { decodeText, formatBytes, sizeAgainstLimit } from "./decode-text.js";
 import { MANIFEST_FILE_NAME } from "./manifest-file.js";
 import { MAX_MANIFEST_FILE_BYTES, MAX_SKILL_FILE_BYTES, MAX_ZIP_ENTRIES, MAX_ZIP_FILE_BYTES, MAX_ZIP_TOTAL_UNCOMPRESSED_BYTES } from "./limits.js";
 import type { SkillDocument, SkillProblem } from "./types.js";
@@ -19,23 +19,24 @@ const S_IFLNK = 0o120000;
 /**
  * Reads the skill folders inside a zip without extracting it. yauzl rejects absolute paths, `..` segments
  * and backslashes (an archive that tries to escape its folder is refused whole); sizes are bounded before
- * anything is inflated, and yauzl checks that inflated sizes match what the archive declares.
+ * anything is inflated, and yauzl checks that inflated sizes match what the archive declares. `target` is the real
+ * path to read when discovery reached the archive through a symbolic link; `zipPath` names it in reports.
  */
-export async function readZipArchive(zipPath: string): Promise<ZipReadResult> {
+export async function readZipArchive(zipPath: string, target = zipPath): Promise<ZipReadResult> {
   const result: ZipReadResult = { documents: [], problems: [], warnings: [] };
-  const stats = await stat(zipPath);
+  const stats = await lstat(target);
   if (!stats.isFile()) {
     result.problems.push({ file: zipPath, reason: "not a regular file; not read" });
     return result;
   }
   const size = stats.size;
   if (size > MAX_ZIP_FILE_BYTES) {
-    result.problems.push({ file: zipPath, reason: `zip archive is ${formatBytes(size)}, the limit is ${formatBytes(MAX_ZIP_FILE_BYTES)}` });
+    result.problems.push({ file: zipPath, reason: `zip archive is ${sizeAgainstLimit(size, MAX_ZIP_FILE_BYTES)}` });
     return result;
   }
   let zip: yauzl.ZipFile | undefined;
   try {
-    zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true });
+    zip = await yauzl.openPromise(target, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true });
     const entries = await listEntries(zip, zipPath, result);
     if (entries === undefined) return result;
     const skills = skillEntries(entries);
@@ -103,7 +104,7 @@ function skillEntries(entries: Map<string, yauzl.Entry>): Map<string, yauzl.Entr
 async function readSkillEntry(zip: yauzl.ZipFile, zipPath: string, folder: string, entry: yauzl.Entry, entries: Map<string, yauzl.Entry>, result: ZipReadResult): Promise<SkillDocument | undefined> {
   const displayPath = `${zipPath}!/${entry.fileName}`;
   if (entry.uncompressedSize > MAX_SKILL_FILE_BYTES) {
-    result.problems.push({ file: displayPath, reason: `file is ${formatBytes(entry.uncompressedSize)}, the limit is ${formatBytes(MAX_SKILL_FILE_BYTES)}` });
+    result.problems.push({ file: displayPath, reason: `file is ${sizeAgainstLimit(entry.uncompressedSize, MAX_SKILL_FILE_BYTES)}` });
     return undefined;
   }
   const decoded = decodeText(await readEntry(zip, entry));
@@ -115,7 +116,7 @@ async function readSkillEntry(zip: yauzl.ZipFile, zipPath: string, folder: strin
   const manifestEntry = entries.get(`${prefix}${MANIFEST_FILE_NAME}`);
   const manifestFits = manifestEntry !== undefined && manifestEntry.uncompressedSize <= MAX_MANIFEST_FILE_BYTES;
   if (manifestEntry && !manifestFits)
-    result.warnings.push({ file: displayPath, reason: `${MANIFEST_FILE_NAME} is ${formatBytes(manifestEntry.uncompressedSize)}, the limit is ${formatBytes(MAX_MANIFEST_FILE_BYTES)}; ignored` });
+    result.warnings.push({ file: displayPath, reason: `${MANIFEST_FILE_NAME} is ${sizeAgainstLimit(manifestEntry.uncompressedSize, MAX_MANIFEST_FILE_BYTES)}; ignored` });
   const manifestText = manifestFits ? decodeText(await readEntry(zip, manifestEntry)) : undefined;
   const files = [...entries.keys()]
     .filter((name) => name !== entry.fileName && name.startsWith(prefix))

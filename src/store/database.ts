@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { createError } from "../errors.js";
@@ -8,24 +8,37 @@ export type IndexDatabase = Database.Database;
 
 /** Opens an index for writing, creating the file and running migrations as needed. */
 export function openIndexForWrite(file: string, options: { waitMs?: number } = {}): IndexDatabase {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  refuseFolder(file);
+  const folder = path.dirname(path.resolve(file));
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    throw readOnlyError(file, `cannot create its folder ${folder} (${(error as NodeJS.ErrnoException).code})`);
+  }
+  // SQLite opens a file it may not write read-only without a word, and fails only at the first write.
+  if (!writable(folder)) throw readOnlyError(file, `its folder ${folder} is read-only (a WAL index writes its -wal and -shm files there)`);
+  if (existsSync(file) && !writable(file)) throw readOnlyError(file, "the file is read-only");
   const db = connect(file, false);
   try {
     // A caller that must not block the event loop waits for the lock itself (store/write-when-free.ts).
     if (options.waitMs !== undefined) db.pragma(`busy_timeout = ${options.waitMs}`);
+    // Another writer is said now, not after this run's expansion and embedding.
+    db.exec("BEGIN IMMEDIATE");
+    db.exec("ROLLBACK");
     // WAL lets a running server keep reading the previous index while a long index run writes the next one.
     db.pragma("journal_mode = WAL");
     migrate(db, file);
+    return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw asIndexError(error, file);
   }
-  return db;
 }
 
 /** Opens an existing index for reading; clear errors for a missing, foreign, damaged, older or newer file. */
 export function openIndexForRead(file: string): IndexDatabase {
   if (!existsSync(file)) throw createError("INDEX_NOT_FOUND", `No index at ${file}: run \`router index <path>\` first`, { file });
+  refuseFolder(file);
   const db = connect(file, true);
   const version = db.pragma("user_version", { simple: true }) as number;
   if (version === 0) {
@@ -45,8 +58,12 @@ function connect(file: string, readonly: boolean): IndexDatabase {
     return checked(file, () => new Database(file, { readonly, fileMustExist: readonly }));
   } catch (error) {
     // A WAL index in a folder this process cannot write (a read-only mount) cannot get its -shm file: read a copy into memory.
-    if (readonly && /^SQLITE_(READONLY_DIRECTORY|CANTOPEN)/.test(sqliteCode(error))) return checked(file, () => new Database(walFreeImage(file), { readonly: true }));
-    throw error;
+    if (!readonly || !/^SQLITE_(READONLY_DIRECTORY|CANTOPEN)/.test(sqliteCode(error))) throw asIndexError(error, file);
+    try {
+      return checked(file, () => new Database(walFreeImage(file), { readonly: true }));
+    } catch (copyError) {
+      throw asIndexError(copyError, file);
+    }
   }
 }
 
@@ -63,21 +80,57 @@ function checked(file: string, open: () => IndexDatabase): IndexDatabase {
     return db;
   } catch (error) {
     db?.close();
-    throw asIndexError(error, file);
+    throw error;
   }
 }
 
 /** The file's bytes, a WAL-mode header (bytes 18-19) marked as rollback-journal: an in-memory copy cannot use WAL. */
 function walFreeImage(file: string): Buffer {
-  const image = readFileSync(file);
+  let image: Buffer;
+  try {
+    image = readFileSync(file);
+  } catch (error) {
+    throw createError("INDEX_IO_ERROR", `Cannot read ${file} (${(error as NodeJS.ErrnoException).code}): check its permissions`, { file });
+  }
   if (image[18] === 2 && image[19] === 2) image.fill(1, 18, 20);
   return image;
 }
 
-/** SQLite's "damaged or not a database" errors as INDEX_CORRUPT, however late they surface; other errors as they are. */
+function refuseFolder(file: string): void {
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    throw createError("INDEX_NOT_A_FILE", `${file} is a folder: give the index file's path, such as ${path.join(file, "router.db")}`, { file });
+  }
+}
+
+function writable(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readOnlyError(file: string, why: string): Error {
+  return createError("INDEX_READ_ONLY", `Cannot write ${file}: ${why}. This command writes the index (a \`router index\` run records itself even when nothing changed)`, { file });
+}
+
+/**
+ * SQLite's errors as the catalogue's codes, however late they surface: damage as INDEX_CORRUPT, another writer as
+ * INDEX_LOCKED, a read-only file or folder as INDEX_READ_ONLY, any other file fault as INDEX_IO_ERROR; other errors as they are.
+ */
 export function asIndexError(error: unknown, file: string): unknown {
-  if (!/^SQLITE_(NOTADB|CORRUPT)/.test(sqliteCode(error))) return error;
-  return createError("INDEX_CORRUPT", `${file} is damaged or not a SQLite file (${(error as Error).message}): rebuild it with \`router index\` or restore a copy`, { file });
+  const code = sqliteCode(error);
+  const message = (error as Error | undefined)?.message;
+  if (/^SQLITE_(NOTADB|CORRUPT)/.test(code)) {
+    return createError("INDEX_CORRUPT", `${file} is damaged or not a SQLite file (${message}): rebuild it with \`router index\` or restore a copy`, { file });
+  }
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) {
+    return createError("INDEX_LOCKED", `${file} is being written by another process (another \`router index\` or \`router fit\`): try again when it has finished`, { file });
+  }
+  if (/^SQLITE_READONLY/.test(code)) return readOnlyError(file, `SQLite says ${message} (${code})`);
+  if (/^SQLITE_(IOERR|CANTOPEN|FULL|PERM|AUTH|NOLFS)/.test(code)) return createError("INDEX_IO_ERROR", `Cannot use ${file}: ${message} (${code})`, { file, sqlite: code });
+  return error;
 }
 
 function sqliteCode(error: unknown): string {

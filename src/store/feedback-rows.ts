@@ -55,11 +55,15 @@ export function saveFeedback(db: IndexDatabase, feedback: NewFeedback, now = new
     if (!existing) checkLimits(db, feedback);
     const vector = feedback.vector ? Buffer.from(feedback.vector.buffer, feedback.vector.byteOffset, feedback.vector.byteLength) : null;
     const values = [feedback.query, feedback.skill, feedback.wrong, feedback.routeId, feedback.client, feedback.role, feedback.note, feedback.embedder, vector];
+    if (existing) {
+      db.prepare("UPDATE feedback SET query = ?, skill = ?, wrong = ?, route_id = ?, client = ?, role = ?, note = ?, embedder = ?, vector = ?, times = 1, updated_at = ? WHERE id = ?").run(
+        ...values,
+        now,
+        existing.id,
+      );
+    }
     const id = existing
-      ? (db
-          .prepare("UPDATE feedback SET query = ?, skill = ?, wrong = ?, route_id = ?, client = ?, role = ?, note = ?, embedder = ?, vector = ?, times = 1, updated_at = ? WHERE id = ?")
-          .run(...values, now, existing.id),
-        existing.id)
+      ? existing.id
       : Number(
           db
             .prepare("INSERT INTO feedback (query, query_key, skill, wrong, route_id, client, role, note, embedder, vector, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")

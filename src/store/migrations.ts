@@ -81,7 +81,9 @@ export function createBaselineSchema(db: Database): void {
  * next version, which PRAGMA user_version records. Never edit a shipped migration: append a new one.
  */
 export const MIGRATIONS: ((db: Database) => void)[] = [
-  // 6: what users and agents said of answers (store/feedback-rows.ts): one row per request, the latest word winning.
+  // What the risky-skill rules flagged in each skill (a JSON list of rule, line, excerpt), so every listing can show it.
+  (db) => db.exec("ALTER TABLE skills ADD COLUMN risks TEXT NOT NULL DEFAULT '[]'"),
+  // 7: what users and agents said of answers (store/feedback-rows.ts): one row per request, the latest word winning.
   (db) =>
     db.exec(`
       CREATE TABLE feedback (

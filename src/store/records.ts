@@ -36,6 +36,29 @@ export interface SkillMetadata {
   manifestFile?: { file: string; content: unknown };
 }
 
+/** What a risky-skill rule flags (skills/risk-rules.ts and skills/risk-scan.ts say how each is recognised). */
+export type RiskRule =
+  | "download-and-run"
+  | "password-protected-archive"
+  | "command-from-paste-site"
+  | "remote-script-from-ip"
+  | "decoded-to-shell"
+  | "reverse-shell"
+  | "credential-exfiltration"
+  | "conceal-from-user"
+  | "override-instructions"
+  | "hidden-characters"
+  | "encoded-instructions";
+
+/** One line of a skill's source that breaks a risk rule; the file is the skill's source path. */
+export interface RiskFlag {
+  rule: RiskRule;
+  /** 1-based, in the skill's source file (for a tool, in its JSON file). */
+  line: number;
+  /** What matched, cut short. */
+  excerpt: string;
+}
+
 /** A skill as the index stores and serves it. */
 export interface SkillRecord {
   /** Stable across runs: derived from kind and name, which are unique in an index. */
@@ -63,6 +86,8 @@ export interface SkillRecord {
   tokens: number;
   metadata: SkillMetadata;
   warnings: string[];
+  /** What the risky-skill rules flagged in it, at index time; empty for most skills. */
+  risks: RiskFlag[];
 }
 
 /** A skill's routing manifest, as store/manifest-schema.ts defines and checks it. */

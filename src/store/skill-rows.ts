@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { SkillMetadata, SkillRecord } from "./records.js";
+import type { RiskFlag, SkillMetadata, SkillRecord } from "./records.js";
 import type { IndexDatabase } from "./database.js";
 import { readRootFolders } from "./index-meta.js";
 import { servedInjection, servedRootFolders, servedSourcePath } from "./skill-location.js";
@@ -8,7 +8,7 @@ import { servedInjection, servedRootFolders, servedSourcePath } from "./skill-lo
 export type StoredSkillState = Pick<SkillRecord, "id" | "name" | "contentHash" | "relativePath" | "tokens"> & { rootPosition: number };
 
 /** A skill as listed by `router skills` and `GET /skills`. */
-export type SkillSummary = Pick<SkillRecord, "id" | "name" | "kind" | "format" | "description" | "tokens" | "sourcePath">;
+export type SkillSummary = Pick<SkillRecord, "id" | "name" | "kind" | "format" | "description" | "tokens" | "sourcePath" | "risks">;
 
 export function readSkillStates(db: IndexDatabase): Map<string, StoredSkillState> {
   const rows = db.prepare("SELECT id, name, content_hash AS contentHash, source_path AS relativePath, root_position AS rootPosition, tokens FROM skills").all() as StoredSkillState[];
@@ -18,13 +18,13 @@ export function readSkillStates(db: IndexDatabase): Map<string, StoredSkillState
 /** Writes a skill with its source path relative to the root at `rootPosition` (skill.relativePath): no absolute path is stored. */
 export function upsertSkill(db: IndexDatabase, skill: SkillRecord, rootPosition: number, now: string): void {
   db.prepare(
-    `INSERT INTO skills (id, name, kind, format, description, body, injection, tokens, source_path, root_position, content_hash, metadata, warnings, updated_at)
-     VALUES (@id, @name, @kind, @format, @description, @body, @injection, @tokens, @relativePath, @rootPosition, @contentHash, @metadata, @warnings, @now)
+    `INSERT INTO skills (id, name, kind, format, description, body, injection, tokens, source_path, root_position, content_hash, metadata, warnings, risks, updated_at)
+     VALUES (@id, @name, @kind, @format, @description, @body, @injection, @tokens, @relativePath, @rootPosition, @contentHash, @metadata, @warnings, @risks, @now)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, format = excluded.format, description = excluded.description,
        body = excluded.body, injection = excluded.injection, tokens = excluded.tokens, source_path = excluded.source_path,
        root_position = excluded.root_position, content_hash = excluded.content_hash, metadata = excluded.metadata, warnings = excluded.warnings,
-       updated_at = excluded.updated_at`,
-  ).run({ ...skill, rootPosition, metadata: JSON.stringify(skill.metadata), warnings: JSON.stringify(skill.warnings), now });
+       risks = excluded.risks, updated_at = excluded.updated_at`,
+  ).run({ ...skill, rootPosition, metadata: JSON.stringify(skill.metadata), warnings: JSON.stringify(skill.warnings), risks: JSON.stringify(skill.risks), now });
 }
 
 /** Records that an unchanged skill now lives elsewhere under the indexed roots; its manifest and vectors stay. */
@@ -39,11 +39,11 @@ export function deleteSkill(db: IndexDatabase, id: string): void {
 /** Every skill, its source path where it is served (see store/skill-location.ts: ROUTER_SKILLS_ROOT re-bases the roots). */
 export function listSkills(db: IndexDatabase, override?: string[]): SkillSummary[] {
   const folders = servedRootFolders(readRootFolders(db), override);
-  const rows = db.prepare("SELECT id, name, kind, format, description, tokens, source_path AS relativePath, root_position AS rootPosition FROM skills ORDER BY name").all() as (Omit<
+  const rows = db.prepare("SELECT id, name, kind, format, description, tokens, source_path AS relativePath, root_position AS rootPosition, risks FROM skills ORDER BY name").all() as (Omit<
     SkillSummary,
-    "sourcePath"
-  > & { relativePath: string; rootPosition: number })[];
-  return rows.map(({ relativePath, rootPosition, ...row }) => ({ ...row, sourcePath: servedSourcePath(folders[rootPosition] ?? "", relativePath) }));
+    "sourcePath" | "risks"
+  > & { relativePath: string; rootPosition: number; risks: string })[];
+  return rows.map(({ relativePath, rootPosition, risks, ...row }) => ({ ...row, sourcePath: servedSourcePath(folders[rootPosition] ?? "", relativePath), risks: JSON.parse(risks) as RiskFlag[] }));
 }
 
 /**
@@ -54,10 +54,10 @@ export function getSkill(db: IndexDatabase, name: string, override?: string[]): 
   const row = db
     .prepare(
       `SELECT id, name, kind, format, description, body, injection, tokens, source_path AS relativePath, root_position AS rootPosition,
-         content_hash AS contentHash, metadata, warnings
+         content_hash AS contentHash, metadata, warnings, risks
        FROM skills WHERE name = ?`,
     )
-    .get(name) as (Omit<SkillRecord, "metadata" | "warnings" | "sourcePath" | "root"> & { rootPosition: number; metadata: string; warnings: string }) | undefined;
+    .get(name) as (Omit<SkillRecord, "metadata" | "warnings" | "risks" | "sourcePath" | "root"> & { rootPosition: number; metadata: string; warnings: string; risks: string }) | undefined;
   if (!row) return undefined;
   const { rootPosition, ...fields } = row;
   const metadata = JSON.parse(row.metadata) as SkillMetadata;
@@ -65,7 +65,7 @@ export function getSkill(db: IndexDatabase, name: string, override?: string[]): 
   const sourcePath = servedSourcePath(root, row.relativePath);
   const files = [...(metadata.supportingFiles ?? []), ...(metadata.modules ?? [])];
   const injection = servedInjection(row.injection, files, path.dirname(sourcePath));
-  return { ...fields, sourcePath, injection, root, metadata, warnings: JSON.parse(row.warnings) as string[] };
+  return { ...fields, sourcePath, injection, root, metadata, warnings: JSON.parse(row.warnings) as string[], risks: JSON.parse(row.risks) as RiskFlag[] };
 }
 
 export function countSkills(db: IndexDatabase): number {

@@ -1,5 +1,5 @@
-import { createError } from "../errors.js";
-import { openIndexForWrite, type IndexDatabase } from "./database.js";
+import { isRouterError } from "../errors.js";
+import { asIndexError, openIndexForWrite, type IndexDatabase } from "./database.js";
 
 // Between tries while another process writes the index: short enough to answer soon after it commits.
 const RETRY_MS = 50;
@@ -7,6 +7,7 @@ const RETRY_MS = 50;
 /**
  * Runs a short write on the index without ever waiting inside SQLite: a busy index (an index run holds its write lock
  * for minutes) is tried again after a pause that lets the event loop run, until `deadlineMs`; then INDEX_LOCKED.
+ * `file` must be an index (the caller judged the feedback on it).
  */
 export async function writeWhenFree<T>(file: string, work: (db: IndexDatabase) => T, deadlineMs: number): Promise<T> {
   const giveUp = performance.now() + deadlineMs;
@@ -19,16 +20,13 @@ export async function writeWhenFree<T>(file: string, work: (db: IndexDatabase) =
         db.close();
       }
     } catch (error) {
-      if (!isBusy(error) || performance.now() >= giveUp) throw isBusy(error) ? locked(file) : error;
+      if (!isBusy(error) || performance.now() >= giveUp) throw asIndexError(error, file);
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
   }
 }
 
+/** Another process holds the write lock: SQLite's own error, or the store's INDEX_LOCKED for it. */
 function isBusy(error: unknown): boolean {
-  return error instanceof Error && "code" in error && /^SQLITE_BUSY/.test(String(error.code));
-}
-
-function locked(file: string): Error {
-  return createError("INDEX_LOCKED", `${file} is being written by another process (a \`router index\` run): try again when it has finished`, { file });
+  return isRouterError(error) ? error.code === "INDEX_LOCKED" : error instanceof Error && "code" in error && /^SQLITE_BUSY/.test(String(error.code));
 }

@@ -100,7 +100,6 @@ const CLAIMS: Claim[] = [
     values: () => [MAX_CONTEXT_MESSAGES, sourceConstant("src/route/query.ts", "CONTEXT_WEIGHT")],
   },
   // The decision (src/route/default-params.json) and the tie-break (src/route/tie-break.ts).
-  { file: "README.md", pattern: /threshold \(([\d.]+) by default\)/g, values: () => [defaults.threshold] },
   { file: "docs/routing.md", pattern: /The default threshold is ([\d.]+) with a margin of ([\d.]+)/g, values: () => [defaults.threshold, defaults.minMargin] },
   { file: "docs/routing.md", pattern: /threshold of their\s+own, ([\d.]+) by default/g, values: () => [defaults.heuristicThreshold] },
   {

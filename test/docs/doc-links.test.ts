@@ -30,6 +30,13 @@ describe("the README and docs/", () => {
     expect(Buffer.byteLength(read("README.md"))).toBeLessThanOrEqual(12 * 1024);
   });
 
+  it("tell a newcomer how to move the port, and where to read the threshold an answer used (heuristic manifests get their own)", () => {
+    const readme = read("README.md");
+    expect(readme).toMatch(/ROUTER_PORT=\d+ npm start/);
+    expect(readme).not.toMatch(/threshold \([\d.]+ by default\)/);
+    expect(readme).toMatch(/`threshold` in `router route\s+--json`/);
+  });
+
   it("point at nothing a user does not have, and speak of no issue numbers", () => {
     for (const file of USER_DOCS) {
       // HTML comments are notes for maintainers; the generated part of cli.md is the CLI's own --help.

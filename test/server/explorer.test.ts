@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_K } from "../../src/contract/limits.js";
 import { evaluateFile } from "../../src/eval/evaluate-file.js";
 import { DEFAULT_SPLIT, splitCases } from "../../src/eval/split.js";
 import { runIndex } from "../../src/indexer/run-index.js";
@@ -36,6 +37,11 @@ async function postEval(body: unknown, query = "", headers: Record<string, strin
 }
 
 describe("the explorer page", () => {
+  it("offers no more skills shown than POST /route accepts (k up to MAX_K)", async () => {
+    const html = await (await fetch(`${server.url}/explorer`)).text();
+    expect(/<input id="k" type="number" min="1" max="(\d+)"/.exec(html)?.[1]).toBe(String(MAX_K));
+  });
+
   it("is served without the key, under a CSP that runs only its own script and style; its data still needs the key", async () => {
     for (const [asset, type] of [
       ["/explorer", "text/html"],

@@ -113,7 +113,7 @@ describe("OpenAPI and the docs page", () => {
     expect(spec.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(spec.security).toEqual([{ bearerAuth: [] }]);
     expect(spec.paths["/healthz"].get.security).toEqual([]);
-    expect(Object.keys(spec.paths["/route"].post.responses).sort()).toEqual(["200", "400", "401", "413", "415", "503"]);
+    expect(Object.keys(spec.paths["/route"].post.responses).sort()).toEqual(["200", "400", "401", "408", "413", "415", "503"]);
   });
 
   it("serves a self-contained page with the spec inside and a policy that loads nothing from elsewhere", async () => {

@@ -117,3 +117,31 @@ export function requestBytes(method: string, path: string, headers: Record<strin
   parts.push(Buffer.from("0\r\n\r\n"));
   return Buffer.concat(parts);
 }
+
+export interface RawExchange {
+  status: number | undefined;
+  headers: Record<string, string>;
+  body: string;
+  /** The socket's error (ECONNRESET, ...), when it had one. */
+  error: string | undefined;
+}
+
+/** Writes `bytes` on a new connection and, without closing its side (a client that stalls), reads until the server closes. */
+export function sendAndWait(url: string, bytes: Buffer): Promise<RawExchange> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    const received: Buffer[] = [];
+    let error: string | undefined;
+    socket.on("data", (chunk: Buffer) => received.push(chunk));
+    socket.on("error", (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message));
+    socket.on("close", () => {
+      const text = Buffer.concat(received).toString("utf8");
+      const [head = "", body = ""] = text.split("\r\n\r\n", 2);
+      const [statusLine = "", ...fields] = head.split("\r\n");
+      const headers = Object.fromEntries(fields.map((field) => [field.slice(0, field.indexOf(":")).toLowerCase(), field.slice(field.indexOf(":") + 1).trim()]));
+      resolve({ status: /^HTTP\/1\.1 (\d{3}) /.exec(statusLine) ? Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)![1]) : undefined, headers, body, error });
+    });
+    socket.write(bytes, () => undefined);
+  });
+}

@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonLongerThan } from "../../src/skills/json-length.js";
-import { MAX_FRONTMATTER_BYTES, MAX_MANIFEST_FILE_BYTES, MAX_TOOL_DEFINITION_BYTES } from "../../src/skills/limits.js";
+import { MAX_FRONTMATTER_BYTES, MAX_MANIFEST_FILE_BYTES } from "../../src/skills/limits.js";
 import { loadSkills } from "../../src/skills/load-skills.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 import { writeZip } from "../helpers/zip.js";
@@ -87,7 +87,7 @@ describe("hostile skill files", () => {
     writeFile(path.join(root, "near", "SKILL.md"), `---\nname: near\ndescription: Use when: ${colons(MAX_FRONTMATTER_BYTES - 100)}\n---\nbody\n`);
     const result = await loadSkills([root]);
     expect(names(result)).toEqual(["good", "near"]);
-    expect(result.invalid).toEqual([{ file: huge, reason: "YAML frontmatter is 1023.9 KiB, the limit is 32.0 KiB" }]);
+    expect(result.invalid).toEqual([{ file: huge, reason: "YAML frontmatter is 1.05 MB, the limit is 32.8 kB" }]);
     expect(result.skills[1]!.description).toMatch(/^Use when: a: b a: b/);
   });
 
@@ -108,7 +108,7 @@ describe("hostile skill files", () => {
     const file = writeFile(path.join(root, "tools.json"), JSON.stringify([small, wide, indented]));
     const result = await loadSkills([root]);
     expect(names(result)).toEqual(["small"]);
-    const reason = `tool definition is over ${MAX_TOOL_DEFINITION_BYTES / 1024 / 1024}.0 MiB as injected, the limit for one tool`;
+    const reason = "tool definition is over 1.05 MB as injected, the limit for one tool";
     expect(result.invalid).toEqual([
       { file: `${file}#/1`, reason },
       { file: `${file}#/2`, reason },
@@ -136,8 +136,8 @@ describe("hostile skill files", () => {
     expect(names(result)).toEqual(["on-disk", "zipped"]);
     expect(result.skills.map((loaded) => loaded.metadata.manifestFile)).toEqual([undefined, undefined]);
     expect(result.warnings).toEqual([
-      { file: skill, reason: "router-manifest.yaml is 256.0 KiB, the limit is 256.0 KiB; ignored" },
-      { file: `${path.join(root, "zipped.zip")}!/zipped/SKILL.md`, reason: "router-manifest.yaml is 256.0 KiB, the limit is 256.0 KiB; ignored" },
+      { file: skill, reason: "router-manifest.yaml is 262.145 kB, the limit is 262.144 kB; ignored" },
+      { file: `${path.join(root, "zipped.zip")}!/zipped/SKILL.md`, reason: "router-manifest.yaml is 262.145 kB, the limit is 262.144 kB; ignored" },
     ]);
   });
 });

@@ -79,17 +79,6 @@ describe("loadSkills", () => {
     expect(result.skills.find((skill) => skill.name === "with-link")!.metadata.supportingFiles).toEqual(["scripts/ok.sh"]);
   });
 
-  it("follows a linked SKILL.md or tool file out of the root, whatever the target is called", async () => {
-    const outside = tempDir();
-    writeFile(path.join(outside, "draft.md"), "---\nname: drafted\ndescription: Drafts release notes from merged pull requests.\n---\nBody\n");
-    writeFile(path.join(outside, "api.json"), JSON.stringify([{ type: "function", function: { name: "lookup", description: "Look things up", parameters: {} } }]));
-    const root = tempDir();
-    mkdirSync(path.join(root, "drafted"));
-    symlinkSync(path.join(outside, "draft.md"), path.join(root, "drafted", "SKILL.md"));
-    symlinkSync(path.join(outside, "api.json"), path.join(root, "tools.json"));
-    expect(names(await loadSkills([root]))).toEqual(["drafted", "lookup"]);
-  });
-
   it("reports binary and huge files and goes on", async () => {
     const root = tempDir();
     writeAgentSkill(root, "good");
@@ -100,9 +89,27 @@ describe("loadSkills", () => {
     expect(names(result)).toEqual(["good"]);
     expect(result.invalid).toEqual([
       { file: path.join(root, "binary", "SKILL.md"), reason: "binary file (contains NUL bytes), expected UTF-8 text" },
-      { file: path.join(root, "huge", "SKILL.md"), reason: "file is 1.0 MiB, the limit is 1.0 MiB" },
+      { file: path.join(root, "huge", "SKILL.md"), reason: "file is 1.04861 MB, the limit is 1.04858 MB" },
       { file: path.join(root, "latin1", "SKILL.md"), reason: "not valid UTF-8 text" },
     ]);
+  });
+
+  it("says a file's size against the limit with the figures that tell them apart", async () => {
+    const root = tempDir();
+    writeFile(path.join(root, "big", "SKILL.md"), `---\nname: big\ndescription: big\n---\n${"x".repeat(1_090_000 - 36)}`);
+    expect((await loadSkills([root])).invalid).toEqual([{ file: path.join(root, "big", "SKILL.md"), reason: "file is 1.09 MB, the limit is 1.05 MB" }]);
+  });
+
+  it("reads UTF-16 with a byte order mark as text, and names UTF-16 without one", async () => {
+    const root = tempDir();
+    const text = "---\nname: utf16-skill\ndescription: Saved by Notepad as “Unicode”.\n---\nBody\n";
+    writeFile(path.join(root, "le", "SKILL.md"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text.replace("utf16-skill", "le"), "utf16le")]));
+    writeFile(path.join(root, "be", "SKILL.md"), Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text.replace("utf16-skill", "be"), "utf16le").swap16()]));
+    writeFile(path.join(root, "bare", "SKILL.md"), Buffer.from(text, "utf16le"));
+    const result = await loadSkills([root]);
+    expect(names(result)).toEqual(["be", "le"]);
+    expect(result.skills[0]!.description).toBe("Saved by Notepad as “Unicode”.");
+    expect(result.invalid).toEqual([{ file: path.join(root, "bare", "SKILL.md"), reason: "UTF-16 text without a byte order mark; save it as UTF-8" }]);
   });
 
   it("refuses a zip that tries to escape its folder, and reads the rest", async () => {
@@ -126,7 +133,7 @@ describe("loadSkills", () => {
     await writeZip(path.join(root, "bomb.zip"), { "bomb/SKILL.md": `---\nname: bomb\ndescription: big\n---\n${"0".repeat(2 * 1024 * 1024)}` });
     const result = await loadSkills([root]);
     expect(result.skills).toEqual([]);
-    expect(result.invalid[0]!.reason).toBe("file is 2.0 MiB, the limit is 1.0 MiB");
+    expect(result.invalid[0]!.reason).toBe("file is 2.1 MB, the limit is 1.05 MB");
   });
 
   it("resolves duplicate names the same way every run: the first root, then the first path, wins", async () => {

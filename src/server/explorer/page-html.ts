@@ -1,3 +1,5 @@
+import { MAX_K } from "../../contract/limits.js";
+
 /**
  * The explorer's markup: no inline script or style (the CSP allows neither), no data. The script and styles come
  * from the same server by relative paths, so the page also works behind a proxy that mounts the router under a prefix.
@@ -27,7 +29,7 @@ export const EXPLORER_HTML = `<!doctype html>
       <label for="query">A user's message</label>
       <textarea id="query" rows="3" placeholder="my pod keeps restarting with CrashLoopBackOff"></textarea>
       <div class="options">
-        <label>skills shown <input id="k" type="number" min="1" max="50" value="5"></label>
+        <label>skills shown <input id="k" type="number" min="1" max="${MAX_K}" value="5"></label>
         <label>threshold <input id="threshold" type="number" min="0" max="1" step="0.01" placeholder="learned"></label>
         <button id="route-button" type="submit">Route</button>
         <span class="hint">Enter routes, Shift+Enter adds a line</span>

@@ -38,6 +38,7 @@ button[disabled] { opacity: .6; cursor: progress; }
 .skill-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .75rem; }
 .skill-head .name { font-weight: 600; font-size: 1.05rem; }
 .skill-head .rank, .skill-head .kind, .skill-head .tokens { color: var(--muted); font-size: .85rem; }
+.skill-head .risky { color: #fff; background: var(--penalty); border-radius: 3px; padding: 0 .4rem; font-size: .85rem; cursor: help; }
 .skill-head .confidence { font-variant-numeric: tabular-nums; font-weight: 600; }
 .description { color: var(--muted); font-size: .9rem; margin: .25rem 0 .5rem; }
 .signals { display: grid; grid-template-columns: 8rem 1fr 4rem; gap: .2rem .75rem; align-items: center; font-size: .85rem; margin: .5rem 0; }

@@ -4,6 +4,8 @@ import { call } from "./api.js";
 import { byId, el } from "./dom.js";
 import { showError } from "./error-message.js";
 import { fixed, words } from "./format.js";
+import { riskBadge } from "./risky-skills.js";
+import { signalWords } from "./signal-words.js";
 
 export function setUpRouteView(): void {
   const form = byId("route-form", HTMLFormElement);
@@ -97,6 +99,8 @@ function renderSkill(skill: RankedSkill, index: number, isSelected: boolean, sca
     el("span", "share", `share ${fixed(skill.share)}`),
     el("span", "tokens", `+${skill.tokens} tokens`),
   );
+  const badge = riskBadge(skill.name);
+  if (badge) head.append(badge);
   item.append(head, el("p", "description", skill.description));
 
   const signals = el("div", "signals");
@@ -106,7 +110,9 @@ function renderSkill(skill: RankedSkill, index: number, isSelected: boolean, sca
     const fill = el("span");
     fill.style.width = `${(typeof value === "number" ? Math.max(0, value) / (scale[name] ?? 1) : 0) * 100}%`;
     bar.append(fill);
-    row.append(el("span", "signal-name", name), bar, el("span", "signal-value", typeof value === "number" ? (Number.isInteger(value) ? String(value) : fixed(value)) : String(value)));
+    const label = el("span", "signal-name", signalWords(name));
+    label.title = name;
+    row.append(label, bar, el("span", "signal-value", typeof value === "number" ? (Number.isInteger(value) ? String(value) : fixed(value)) : String(value)));
     signals.append(row);
   }
   item.append(signals);

@@ -2,10 +2,13 @@ import type { Readiness } from "../../schemas.js";
 import { apiError, send } from "./api.js";
 import { byId } from "./dom.js";
 import { explain } from "./error-message.js";
+import { loadRisks } from "./risky-skills.js";
+import { weightsOf } from "./signal-words.js";
 
 // What the router serves (its readiness answer), or why it cannot say.
 export async function showStatus(): Promise<void> {
   const status = byId("status", HTMLElement);
+  status.title = "";
   try {
     const { response, json } = await send("readyz");
     if (response.status === 401) throw apiError(response, json);
@@ -16,8 +19,10 @@ export async function showStatus(): Promise<void> {
       return;
     }
     const { index } = ready;
-    status.textContent = `ready · ${index.skills} skills · index v${index.version} · ${index.embedder} · ${ready.reranker ? `reranker ${ready.reranker}` : "no reranker"} · fusion: ${index.fusion}`;
+    status.textContent = `ready · ${index.skills} skills · index v${index.version} · ${index.embedder} · ${ready.reranker ? `reranker ${ready.reranker}` : "no reranker"} · ${weightsOf(index.fusion)}`;
+    status.title = `fusion: ${index.fusion}`;
     status.className = "";
+    await loadRisks();
   } catch (error) {
     status.textContent = explain(error);
     status.className = "problem";
