@@ -7,11 +7,12 @@ import { readManifests, replaceManifest } from "../store/manifest-rows.js";
 import { readSkillTexts, replaceSkillTexts } from "../store/vectors.js";
 import { buildRoutingData } from "../indexer/build-routing-data.js";
 
-/** Texts to take out of one skill: manifest queries and negatives, matched without regard to case. */
+/** Texts to take out of one skill: manifest queries and negatives, and requests from use, matched without regard to case. */
 export interface HeldOut {
   skillId: string;
   queries: string[];
   negatives?: string[];
+  usage?: string[];
 }
 
 /**
@@ -27,7 +28,9 @@ export async function withHeldOut<T>(db: IndexDatabase, heldOut: HeldOut[], para
     for (const held of heldOut) {
       const queries = new Set(held.queries.map((text) => text.toLowerCase()));
       const negatives = new Set((held.negatives ?? []).map((text) => text.toLowerCase()));
-      const kept = (kind: string, text: string) => !(kind === "query" ? queries : kind === "negative" ? negatives : new Set<string>()).has(text.toLowerCase());
+      const usage = new Set((held.usage ?? []).map((text) => text.toLowerCase()));
+      const heldOfKind = (kind: string) => (kind === "query" ? queries : kind === "negative" ? negatives : kind.startsWith("usage") ? usage : new Set<string>());
+      const kept = (kind: string, text: string) => !heldOfKind(kind).has(text.toLowerCase());
       replaceSkillTexts(
         db,
         held.skillId,

@@ -140,13 +140,14 @@ function applyCommand(): Command {
     .option("--json", "print the outcome as JSON")
     .action(async (options: { json?: boolean }, command: Command) => {
       const { settings } = await settingsOf(command);
-      const { applyFeedbackRun } = await import("../indexer/apply-feedback-run.js");
+      const { applyFeedbackRun } = await import("../feedback/apply-feedback-run.js");
       const outcome = await applyFeedbackRun(settings.db, modelOptions(settings));
       const { feedback } = outcome;
       process.stdout.write(
         options.json
           ? `${JSON.stringify(outcome, null, 2)}\n`
-          : `index v${outcome.indexVersion}: ${feedback.examples} examples from use (${feedback.lone} not yet agreed with), ${feedback.negatives} negatives, ${feedback.skills} skills changed${feedback.embedded > 0 ? `, ${feedback.embedded} requests embedded` : ""}\n`,
+          : `index v${outcome.indexVersion}: ${feedback.examples} examples from use (${feedback.lone} not yet agreed with), ${feedback.negatives} negatives, ${feedback.skills} skills changed${feedback.embedded > 0 ? `, ${feedback.embedded} requests embedded` : ""}\n` +
+              (outcome.refit ? `decision refit from ${outcome.refit.examples} confirmed requests and ${outcome.refit.none} that no skill should answer\n` : ""),
       );
     });
 }

@@ -26,6 +26,12 @@ export interface FitOptions {
   fallback: RoutingParams;
   /** Share of in-scope cases that must still be routed; abstention is maximised under that constraint. */
   minRouted?: number;
+  /**
+   * Choose the threshold and margin that answer the most labels right (in-scope cases injected rightly, none cases
+   * answered none) instead of abstaining most under `minRouted`: for labels of the index's own traffic, near misses
+   * among them, which routing 90% of in-scope cases would inject.
+   */
+  mostRight?: boolean;
   /** Learn the null cases as abstain examples, and per-skill thresholds (default). Off for parameters meant for other indexes. */
   indexSpecific?: boolean;
   /** Added to the learned ranking weights before the in-scope model is fitted on them (a prior for unseen collections). */
@@ -103,8 +109,8 @@ export function fitParams(samples: FitSample[], options: FitOptions): FitResult 
   };
 
   const decisions = samples.map((sample, index) => decisionInput(sample, scoreSample(params, sample, abstainSims[index]!)));
-  const minRouted = routingTarget(options.minRouted ?? DEFAULT_MIN_ROUTED, decisions.filter((decision) => decision.expected !== null).length);
-  Object.assign(params, chooseRule(decisions, minRouted));
+  const minRouted = options.mostRight ? 0 : routingTarget(options.minRouted ?? DEFAULT_MIN_ROUTED, decisions.filter((decision) => decision.expected !== null).length);
+  Object.assign(params, chooseRule(decisions, minRouted, options.mostRight ?? false));
   const skillThresholds = indexSpecific ? perSkillThresholds(decisions, params) : {};
   // Per-skill thresholds must not undo the routing constraint the others were chosen for.
   if (rates(decisions, { ...params, skillThresholds }).routed >= minRouted || !hasBoth) params.skillThresholds = skillThresholds;
@@ -182,11 +188,11 @@ function rates(decisions: DecisionInput[], rule: DecisionParams): { routed: numb
  * (ties go to more correct injections). Heuristic manifests get a threshold of their own when there are
  * enough cases of each kind: their similarities run on another scale.
  */
-function chooseRule(decisions: DecisionInput[], minRouted: number): Omit<DecisionParams, "skillThresholds"> {
-  const pooled = chooseThreshold(decisions, minRouted, MARGINS);
+function chooseRule(decisions: DecisionInput[], minRouted: number, mostRight: boolean): Omit<DecisionParams, "skillThresholds"> {
+  const pooled = chooseThreshold(decisions, minRouted, MARGINS, mostRight);
   const heuristic = decisions.filter(isHeuristic);
   const written = decisions.filter((decision) => !isHeuristic(decision));
-  const own = (group: DecisionInput[]) => (hasBothKinds(group) ? chooseThreshold(group, minRouted, [pooled.minMargin]).threshold : pooled.threshold);
+  const own = (group: DecisionInput[]) => (hasBothKinds(group) ? chooseThreshold(group, minRouted, [pooled.minMargin], mostRight).threshold : pooled.threshold);
   return { threshold: own(written), heuristicThreshold: own(heuristic), minMargin: pooled.minMargin };
 }
 
@@ -195,14 +201,21 @@ function hasBothKinds(group: DecisionInput[]): boolean {
   return nulls >= MIN_GROUP_CASES && group.length - nulls >= MIN_GROUP_CASES;
 }
 
-function chooseThreshold(decisions: DecisionInput[], minRouted: number, margins: number[]): { threshold: number; minMargin: number } {
-  let best = { threshold: THRESHOLDS[0]!, minMargin: margins[0]!, abstained: -1, correct: -1 };
+function chooseThreshold(decisions: DecisionInput[], minRouted: number, margins: number[], mostRight = false): { threshold: number; minMargin: number } {
+  const positives = decisions.filter((decision) => decision.expected !== null).length / Math.max(1, decisions.length);
+  let best = { threshold: THRESHOLDS[0]!, minMargin: margins[0]!, abstained: -1, correct: -1, score: -1 };
   for (const minMargin of margins) {
     for (const threshold of THRESHOLDS) {
       const rate = rates(decisions, { threshold, heuristicThreshold: threshold, minMargin, skillThresholds: {} });
+      if (mostRight) {
+        // The share of labels answered right: the rates weighted by how many labels of each kind there are.
+        const score = positives * rate.correct + (1 - positives) * rate.abstained;
+        if (score > best.score + 1e-9) best = { threshold, minMargin, abstained: rate.abstained, correct: rate.correct, score };
+        continue;
+      }
       if (rate.routed < minRouted) continue;
       if (rate.abstained > best.abstained + 1e-9 || (Math.abs(rate.abstained - best.abstained) <= 1e-9 && rate.correct > best.correct + 1e-9)) {
-        best = { threshold, minMargin, abstained: rate.abstained, correct: rate.correct };
+        best = { threshold, minMargin, abstained: rate.abstained, correct: rate.correct, score: -1 };
       }
     }
   }

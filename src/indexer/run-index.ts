@@ -23,6 +23,7 @@ import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIde
 import { buildRoutingData, hasCurrentRoutingData } from "./build-routing-data.js";
 import { analyserVersion } from "./analyser-version.js";
 import { applyFeedback, type FeedbackApplied } from "./apply-feedback.js";
+import { refitFromFeedback, type FeedbackRefit } from "../feedback/refit-from-feedback.js";
 import { skillTexts, skillTextsVersion } from "./skill-texts.js";
 
 export interface IndexOptions {
@@ -78,6 +79,8 @@ export interface IndexSummary {
   indexVersion: number;
   /** What the index's feedback now teaches its skills (store/feedback-rows.ts, indexer/apply-feedback.ts). */
   feedback: FeedbackApplied;
+  /** The routing parameters refit from the feedback's labels, when there were enough. */
+  refit: FeedbackRefit | undefined;
   /** What the run measured of the index with no labels, when the index changed (none below MIN_CALIBRATION_SKILLS). */
   calibration: EvidenceCalibration | undefined;
   /** How sharp the default ranking's shares are on this index, measured with the calibration (none when too few skills have requests to hold out). */
@@ -134,8 +137,10 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
         embedder ??= await embedderPlan!.create();
         calibration = await calibrateIndex(db, queryEncoderOver(embedder, CALIBRATION_CACHE), indexVersion, (stage, done, total) => options.onProgress?.({ stage, done, total }));
       }
+      // The decision learns from the feedback's labels once there are enough, as `router feedback apply` does.
+      const refit = await refitFromFeedback(db, async () => queryEncoderOver((embedder ??= await embedderPlan!.create()), CALIBRATION_CACHE));
       recordRun(db, started, now, plan, loaded.invalid.length);
-      return { indexVersion, feedback, ...calibration };
+      return { indexVersion, feedback, refit, ...calibration };
     });
     return {
       db: options.db,
@@ -156,6 +161,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       skills: loaded.skills.length,
       indexVersion: measured.indexVersion,
       feedback: measured.feedback,
+      refit: measured.refit,
       calibration: measured.evidence,
       shareScale: measured.shareScale,
       durationMs: performance.now() - started,
