@@ -1,6 +1,7 @@
-// Tool selection by the router: the model sees only the tools it picks for the user's message.
+// Tool selection by the router: the model sees only the tools it picks for the user's message, and the router hears
+// which tool the model then used.
 import type { ModelMessage, PrepareStepFunction, ToolSet } from "ai";
-import type { RouteOptions, RouterClient } from "skill-router/client";
+import type { FeedbackResult, RouteOptions, RouterClient } from "skill-router/client";
 
 export interface RoutedToolsOptions<TOOLS extends ToolSet> {
   /** Tools the model always sees, whatever the router says. */
@@ -9,24 +10,45 @@ export interface RoutedToolsOptions<TOOLS extends ToolSet> {
   route?: RouteOptions;
 }
 
+/** What a generateText or streamText result says of the tools the model called, step by step. */
+export type ToolSteps = readonly { toolCalls: readonly { toolName: string }[] }[];
+
+/** A `prepareStep`, and `report(steps)` to call once the model has answered. */
+export type RoutedTools<TOOLS extends ToolSet> = PrepareStepFunction<TOOLS> & {
+  /**
+   * Tells the router which tool the model used for the message (the first it called), or that it needed none, with the
+   * route_id of the router's answer. Resolves to what the router stored, or undefined when there is nothing to say:
+   * the model was offered none of the router's tools, so its answer says nothing of the router's choice. Rejects with
+   * a RouterClientError when the router cannot take it.
+   */
+  report(steps: ToolSteps): Promise<FeedbackResult | undefined>;
+};
+
 /**
  * An AI SDK `prepareStep` that sets `activeTools` to the tools the router selects for the latest user message.
  * The tools must be indexed under their keys (export-tools.ts). When the router cannot answer, every tool stays loaded.
  */
-export function routedTools<TOOLS extends ToolSet>(client: RouterClient, tools: TOOLS, options: RoutedToolsOptions<TOOLS> = {}): PrepareStepFunction<TOOLS> {
+export function routedTools<TOOLS extends ToolSet>(client: RouterClient, tools: TOOLS, options: RoutedToolsOptions<TOOLS> = {}): RoutedTools<TOOLS> {
   const names = Object.keys(tools);
   const always = options.always ?? [];
-  // Every step of one call sees the same user message: route it once.
-  let last: { query: string; active: (keyof TOOLS & string)[] | undefined } | undefined;
-  return async ({ messages }) => {
+  // Every step of one call sees the same user message: route it once. `selected` is undefined when the router did not answer.
+  let last: { query: string; routeId?: string; selected?: string[] } | undefined;
+  const prepareStep: PrepareStepFunction<TOOLS> = async ({ messages }) => {
     const query = latestUserText(messages);
     if (query === undefined) return {};
     if (last?.query !== query) {
       const result = await client.route(query, { multi: true, k: 3, skills: names, ...options.route });
-      last = { query, active: "error" in result ? undefined : [...new Set([...always, ...result.selected])] };
+      last = "error" in result ? { query } : { query, routeId: result.route_id, selected: result.selected };
     }
-    return last.active === undefined ? {} : { activeTools: last.active };
+    return last.selected === undefined ? {} : { activeTools: [...new Set([...always, ...last.selected])] };
   };
+  return Object.assign(prepareStep, {
+    async report(steps: ToolSteps) {
+      const used = steps.flatMap((step) => step.toolCalls)[0]?.toolName;
+      if (!last || (used === undefined && last.selected?.length === 0)) return undefined;
+      return client.feedback({ query: last.query, skill: used ?? null, ...(last.routeId ? { route_id: last.routeId } : {}) });
+    },
+  });
 }
 
 /**

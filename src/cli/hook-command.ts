@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import { createRouterClient } from "../client/router-client.js";
 import { runClaudeCodeHook } from "../hooks/claude-code-hook.js";
+import { defaultStateDir, routedPromptsIn } from "../hooks/routed-prompts.js";
 import { DEFAULT_CONTEXT_CHARS } from "../hooks/skill-context.js";
 
 interface HookOptions {
@@ -11,21 +12,29 @@ interface HookOptions {
   threshold?: string;
   multi?: boolean;
   maxChars: string;
+  stateDir?: string;
 }
 
 const AGENTS = ["claude-code"];
 const DEFAULT_TIMEOUT_MS = 2000;
+// Reporting a loaded skill holds Claude up, and nothing waits on its answer: it gets at most this long.
+const REPORT_TIMEOUT_MS = 1000;
+// Who the router records as the source of the reports.
+const CLIENT_NAME = "claude-code";
 // Hook input is one JSON object with the prompt; anything far larger is not hook input.
 const MAX_STDIN_BYTES = 4 * 1024 * 1024;
 
 /**
- * `router hook claude-code`: a UserPromptSubmit hook. It must never block the prompt, and Claude Code blocks
- * on exit code 2 (the CLI's usage code), so nothing here is a usage error: bad values are reported and replaced.
+ * `router hook claude-code`: a UserPromptSubmit hook, and a PostToolUse hook of the Skill tool. It must never block
+ * the prompt, and Claude Code blocks on exit code 2 (the CLI's usage code), so nothing here is a usage error: bad
+ * values are reported and replaced.
  */
 export function hookCommand(): Command {
   return (
     new Command("hook")
-      .description("agent hook: reads the hook JSON on stdin and adds the routed skill's instructions to the prompt's context; never blocks the prompt")
+      .description(
+        "agent hook: reads the hook JSON on stdin and adds the routed skill's instructions to the prompt's context, and tells the router which skill the agent loaded for the prompt; never blocks the prompt",
+      )
       .argument("[agent]", `which agent's hook protocol (${AGENTS.join(", ")})`)
       // The client reads ROUTER_URL and ROUTER_API_KEY by itself (src/client): the hook loads nothing more, not even the settings loader.
       .addOption(new Option("--url <url>", "where the router serves (default: ROUTER_URL, else http://127.0.0.1:8787)"))
@@ -35,16 +44,26 @@ export function hookCommand(): Command {
       .addOption(new Option("--threshold <p>", "in-scope threshold instead of the learned one"))
       .option("--multi", "inject every skill above the threshold, up to k")
       .addOption(new Option("--max-chars <n>", "most characters of context to add").default(String(DEFAULT_CONTEXT_CHARS)))
+      .addOption(
+        new Option("--state-dir <dir>", "where each session's last routed prompt is kept until Claude loads a skill for it (a folder only you may read)").default(
+          defaultStateDir(),
+          "a folder of yours in the system's temporary folder",
+        ),
+      )
       .allowUnknownOption()
       .allowExcessArguments()
       .addHelpText(
         "after",
         `
-Exit codes: 0 always, except 1 when the hook is miswired (unknown agent, stdin not hook JSON); never 2,
-which Claude Code reads as "block this prompt". A router that is down or slow lets the prompt through.
+Exit codes: 0 always, except 1 when the hook is miswired (unknown agent, stdin not hook JSON, another event or
+tool); never 2, which Claude Code reads as "block this prompt". A router that is down or slow lets the prompt through.
+
+On PostToolUse of the Skill tool it reports the skill Claude loaded as the answer to the session's last routed
+prompt (POST /feedback, client claude-code, at most ${REPORT_TIMEOUT_MS} ms), once per prompt.
 
 .claude/settings.json:
-  {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "router-hook claude-code", "timeout": 10}]}]}}`,
+  {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "router-hook claude-code", "timeout": 10}]}],
+             "PostToolUse": [{"matcher": "Skill", "hooks": [{"type": "command", "command": "router-hook claude-code", "timeout": 5}]}]}}`,
       )
       .action(async (agent: string | undefined, options: HookOptions, command: Command) => {
         const warn = (message: string) => process.stderr.write(`skill-router hook: ${message}\n`);
@@ -68,14 +87,18 @@ which Claude Code reads as "block this prompt". A router that is down or slow le
         };
         const k = number("k", options.k, 1, 50);
         const threshold = number("threshold", options.threshold, 0, 1);
+        const timeoutMs = Math.round(number("timeout", options.timeout, 1, 600_000, DEFAULT_TIMEOUT_MS)!);
         const client = createRouterClient({
           ...(options.url ? { url: options.url } : {}),
           ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-          timeoutMs: Math.round(number("timeout", options.timeout, 1, 600_000, DEFAULT_TIMEOUT_MS)!),
+          timeoutMs,
+          clientName: CLIENT_NAME,
         });
         const run = await runClaudeCodeHook(await readStdin(), client, {
           route: { ...(k !== undefined ? { k: Math.round(k) } : {}), ...(threshold !== undefined ? { threshold } : {}), ...(options.multi ? { multi: true } : {}) },
           maxChars: Math.round(number("max-chars", options.maxChars, 1000, 1_000_000, DEFAULT_CONTEXT_CHARS)!),
+          prompts: routedPromptsIn(options.stateDir ?? defaultStateDir()),
+          reportTimeoutMs: Math.min(timeoutMs, REPORT_TIMEOUT_MS),
         });
         if (run.stdout) process.stdout.write(`${run.stdout}\n`);
         if (run.note) warn(run.note);

@@ -1,7 +1,7 @@
 import { MAX_CONTEXT_MESSAGES } from "../contract/limits.js";
 import { RouterClientError } from "./client-error.js";
 import { sendRequest, type Transport } from "./send-request.js";
-import type { RouteFallback, RouteOptions, RouteOutcome, RouteRequest, RouteResult, SkillDetail, SkillSummary } from "./types.js";
+import type { FeedbackRequest, FeedbackResult, RouteFallback, RouteOptions, RouteOutcome, RouteRequest, RouteResult, SkillDetail, SkillSummary } from "./types.js";
 
 export interface RouterClientOptions {
   /** Where the router serves; default `ROUTER_URL`, else http://127.0.0.1:8787. */
@@ -14,6 +14,8 @@ export interface RouterClientOptions {
   retries?: number;
   /** A fetch to use instead of the global one (a proxy agent, instrumentation). */
   fetch?: typeof fetch;
+  /** Who this client is, sent with feedback as `X-Router-Client` (the router caps each client's share of one skill's feedback); default: the router records `api`. */
+  clientName?: string;
 }
 
 /** Per-call settings, next to the routing options. */
@@ -36,6 +38,13 @@ export interface RouterClient {
   skills(options?: CallOptions): Promise<SkillSummary[]>;
   /** One skill with exactly what would be injected; `undefined` when there is no such skill; rejects on other failures. */
   skill(name: string, options?: CallOptions): Promise<SkillDetail | undefined>;
+  /**
+   * Says which skill should have been injected for a message (`skill: null`: none), with the `route_id` of the answer
+   * it is about, and resolves to what the router stored. Rejects with a `RouterClientError`: `rejected` is true when
+   * the router refused it (`SKILL_NOT_FOUND` with `details.suggestions`, `FEEDBACK_LIMIT`, a wrong API key), false when
+   * it could not answer, the two cases of `route()`'s fallback.
+   */
+  feedback(request: FeedbackRequest, options?: CallOptions): Promise<FeedbackResult>;
 }
 
 const DEFAULT_URL = "http://127.0.0.1:8787";
@@ -83,6 +92,12 @@ export function createRouterClient(options: RouterClientOptions = {}): RouterCli
         if (error instanceof RouterClientError && error.code === "SKILL_NOT_FOUND") return undefined;
         throw error;
       }
+    },
+    async feedback(request, call = {}) {
+      const headers = options.clientName ? { "x-router-client": options.clientName } : undefined;
+      const result = await sendRequest<FeedbackResult>(transport, { method: "POST", path: "/feedback", body: request, ...(headers ? { headers } : {}), ...call });
+      if (typeof result?.stored?.note !== "string") throw new RouterClientError({ code: "BAD_RESPONSE", message: "The answer to POST /feedback has no stored entry: is the URL a skill-router?" });
+      return result;
     },
   };
 }

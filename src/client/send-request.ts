@@ -14,6 +14,7 @@ export interface RequestSpec {
   method: "GET" | "POST";
   path: string;
   body?: unknown;
+  headers?: Record<string, string>;
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
 }
@@ -23,15 +24,16 @@ const FIRST_BACKOFF_MS = 100;
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 /**
- * One JSON request under a hard deadline. Every endpoint only reads, so a retry never repeats a side effect;
- * it still happens only after a refused connection or a retryable status, never after the deadline.
+ * One JSON request under a hard deadline. Every endpoint but POST /feedback only reads, and feedback sent twice is
+ * stored once (the second counts as a duplicate), so a retry never repeats a side effect; it still happens only after
+ * a refused connection or a retryable status, never after the deadline.
  */
 export async function sendRequest<T>(transport: Transport, spec: RequestSpec): Promise<T> {
   const timeoutMs = spec.timeoutMs ?? transport.timeoutMs;
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = spec.signal ? AbortSignal.any([deadline, spec.signal]) : deadline;
   const started = Date.now();
-  const headers: Record<string, string> = { accept: "application/json" };
+  const headers: Record<string, string> = { accept: "application/json", ...spec.headers };
   if (spec.body !== undefined) headers["content-type"] = "application/json";
   if (transport.apiKey) headers.authorization = `Bearer ${transport.apiKey}`;
   const init: RequestInit = { method: spec.method, headers, signal, ...(spec.body !== undefined ? { body: JSON.stringify(spec.body) } : {}) };

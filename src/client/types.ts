@@ -3,6 +3,7 @@ import type { RouteResult } from "../contract/route.js";
 
 export type { ContextMessage, Decision, NoneReason, RankedSkill, RouteOptions, RouteRequest, RouteResult, RouteTiming, Signals, SkillKind } from "../contract/route.js";
 export type { ErrorBody, SkillDetail, SkillMetadataWire as SkillMetadata, SkillSummary } from "../contract/skills.js";
+export type { FeedbackEntry, FeedbackRequest, FeedbackResult } from "../contract/feedback.js";
 
 /** What went wrong when the client got no answer from the router. */
 export interface RouterFailure {

@@ -2,48 +2,59 @@ import { routableQuery } from "../contract/limits.js";
 import { slashCommand } from "../contract/skill-calls.js";
 import type { RouterClient } from "../client/router-client.js";
 import type { RouteOptions, RouteResult } from "../client/types.js";
+import type { HookRun } from "./hook-run.js";
+import type { RoutedPrompts } from "./routed-prompts.js";
 import { skillContext } from "./skill-context.js";
+import { reportLoadedSkill, type ToolUseInput } from "./skill-loaded.js";
 
 export interface HookSettings {
   route: Pick<RouteOptions, "k" | "threshold" | "multi">;
   /** Most characters of additional context to add. */
   maxChars: number;
-}
-
-/** What the hook process prints and how it exits; exit 2 would block the user's prompt, so it is never used. */
-export interface HookRun {
-  /** The hook output JSON for stdout, only when a skill is injected. */
-  stdout?: string;
-  /** One line for stderr: Claude Code keeps it out of the conversation, and shows it to the user on exit 1. */
-  note?: string;
-  exitCode: 0 | 1;
+  /** Each session's last routed prompt, for the report when Claude loads a skill. */
+  prompts: RoutedPrompts;
+  /** The longest a report of a loaded skill may wait for the router (ms): Claude waits for the hook. */
+  reportTimeoutMs: number;
 }
 
 /** Claude Code's `UserPromptSubmit` input: the fields this hook reads. */
 interface PromptSubmitInput {
+  session_id?: unknown;
   hook_event_name?: unknown;
   prompt?: unknown;
 }
 
 /**
- * A Claude Code `UserPromptSubmit` hook: routes the prompt and, on `inject`, answers with the skill's
- * instructions as `additionalContext`. Every failure lets the prompt through unchanged.
+ * A Claude Code hook. On `UserPromptSubmit` it routes the prompt and, on `inject`, answers with the skill's
+ * instructions as `additionalContext`; on `PostToolUse` of the `Skill` tool it tells the router which skill Claude
+ * loaded for that prompt. Every failure lets Claude carry on unchanged.
  */
 export async function runClaudeCodeHook(stdin: string, client: RouterClient, settings: HookSettings): Promise<HookRun> {
-  let input: PromptSubmitInput;
+  let input: PromptSubmitInput & ToolUseInput;
   try {
-    input = JSON.parse(stdin) as PromptSubmitInput;
+    input = JSON.parse(stdin) as PromptSubmitInput & ToolUseInput;
   } catch {
     return { note: "stdin is not the hook's JSON input; is it configured as a command hook?", exitCode: 1 };
   }
   if (typeof input !== "object" || input === null) return { note: "the hook input is not a JSON object", exitCode: 1 };
+  if (input.hook_event_name === "PostToolUse") return reportLoadedSkill(input, client, settings.prompts, settings.reportTimeoutMs);
   if (input.hook_event_name !== undefined && input.hook_event_name !== "UserPromptSubmit") {
-    return { note: `configured for ${String(input.hook_event_name)}; it only handles UserPromptSubmit`, exitCode: 1 };
+    return { note: `configured for ${String(input.hook_event_name)}; it handles UserPromptSubmit, and PostToolUse of the Skill tool`, exitCode: 1 };
   }
+  return promptSubmitted(input, client, settings);
+}
+
+async function promptSubmitted(input: PromptSubmitInput, client: RouterClient, settings: HookSettings): Promise<HookRun> {
+  const sessionId = typeof input.session_id === "string" ? input.session_id : undefined;
+  // Whatever this prompt gets, a skill Claude loads from now on is for it, not for an earlier one.
+  if (sessionId !== undefined) settings.prompts.remember(sessionId, undefined);
   if (typeof input.prompt !== "string" || input.prompt.trim() === "") return { exitCode: 0 };
 
-  const result = await client.route(routableQuery(input.prompt), { ...settings.route, include: ["body"] });
+  const query = routableQuery(input.prompt);
+  const result = await client.route(query, { ...settings.route, include: ["body"] });
   if ("error" in result) return { note: `no skill injected, ${result.reason} (${result.error.code}: ${result.error.message})`, exitCode: 0 };
+  // A prompt that calls a skill by name left the router no choice: the skill Claude loads for it teaches nothing.
+  if (sessionId !== undefined && result.invoked === null) settings.prompts.remember(sessionId, { query, route_id: result.route_id });
   if (result.decision === "none") return { note: noSkillNote(result), exitCode: 0 };
   // Claude Code runs a skill called as a slash command itself: injecting it too would spend its tokens twice.
   const selected = result.invoked && slashCommand(input.prompt) === result.invoked ? result.selected.filter((name) => name !== result.invoked) : result.selected;

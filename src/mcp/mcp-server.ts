@@ -1,12 +1,14 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { feedbackRequestSchema, feedbackResultSchema } from "../contract/feedback.js";
 import { rankedSkillSchema, routeOptionsSchema, routeRequestSchema, routeResultSchema } from "../contract/route.js";
 import { skillDetailSchema, type SkillDetail } from "../contract/skills.js";
+import { recentFinds } from "./recent-finds.js";
 import type { SkillSource } from "./skill-source.js";
-import { findSkillText, readSkillText, similarNames } from "./tool-text.js";
+import { feedbackText, findSkillText, readSkillText, similarNames } from "./tool-text.js";
 
 // find_skill answers a route result without what only a person tuning the router reads (shares, signals, timing).
-const findSkillOutput = routeResultSchema.pick({ decision: true, selected: true, reason: true, in_scope: true, threshold: true, invoked: true }).extend({
+const findSkillOutput = routeResultSchema.pick({ decision: true, selected: true, reason: true, in_scope: true, threshold: true, invoked: true, route_id: true }).extend({
   skills: z
     .array(rankedSkillSchema.pick({ name: true, kind: true, description: true, confidence: true, tokens: true, matched: true, nearest_query: true, negative: true }))
     .describe("Ranked candidates, best first"),
@@ -16,9 +18,14 @@ const readSkillOutput = skillDetailSchema.pick({ name: true, kind: true, descrip
   supporting_files: z.array(z.string()).describe("Files of the skill folder (scripts/, references/, assets/), relative to its folder"),
 }).shape;
 
-/** The router as MCP tools: find_skill ranks skills for a request, read_skill returns one to follow. */
-export function createMcpServer(source: SkillSource, version: string): McpServer {
+/**
+ * The router as MCP tools: find_skill ranks skills for a request, read_skill returns one to follow, report_skill says
+ * which skill a request needed. A read_skill after find_skill reports itself: the skill read is the one used for that
+ * request. `log` takes one line for stderr.
+ */
+export function createMcpServer(source: SkillSource, version: string, log: (line: string) => void = () => undefined): McpServer {
   const server = new McpServer({ name: "skill-router", version });
+  const finds = recentFinds();
 
   server.registerTool(
     "find_skill",
@@ -52,8 +59,10 @@ export function createMcpServer(source: SkillSource, version: string): McpServer
         in_scope: result.in_scope,
         threshold: result.threshold,
         invoked: result.invoked,
+        route_id: result.route_id,
         skills,
       };
+      finds.found({ query, route_id: result.route_id }, result.invoked);
       return { content: [{ type: "text", text: findSkillText(result) }], structuredContent };
     },
   );
@@ -74,7 +83,36 @@ export function createMcpServer(source: SkillSource, version: string): McpServer
         const hint = similar.length > 0 ? ` Similar names: ${similar.join(", ")}.` : " Use find_skill to search by request.";
         return { content: [{ type: "text", text: `No skill named "${name}".${hint}` }], isError: true };
       }
+      const found = finds.takeUnread();
+      // The model reads the skill it will follow for the request it just asked about: that answers the request.
+      if (found) {
+        await source.feedback({ query: found.query, skill: skill.name, route_id: found.route_id }).then(
+          (result) => log(`reported ${skill.name} as used for "${found.query}": ${feedbackText(result)}`),
+          (error: Error) => log(`could not report ${skill.name} as used for "${found.query}": ${error.message}`),
+        );
+      }
       return { content: [{ type: "text", text: readSkillText(skill) }], structuredContent: readSkillResult(skill) };
+    },
+  );
+
+  server.registerTool(
+    "report_skill",
+    {
+      title: "Report which skill a request needed",
+      description:
+        "Tell the skill router which skill should have answered a user request, or null when no skill should have: it learns from each report. Reading a skill with read_skill after find_skill reports that skill already; call this when the answer was wrong in another way (no skill fitted, or another one did).",
+      inputSchema: {
+        query: feedbackRequestSchema.shape.query.describe("The user's request, as it was given to find_skill"),
+        skill: feedbackRequestSchema.shape.skill.describe("The skill that should have been used for it, or null when no skill should have"),
+        route_id: feedbackRequestSchema.shape.route_id.describe("The route_id of find_skill's answer; by default that of this session's last find_skill for the same query"),
+      },
+      outputSchema: feedbackResultSchema.shape,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ query, skill, route_id }) => {
+      const routeId = route_id ?? finds.routeIdOf(query);
+      const result = await source.feedback({ query, skill, ...(routeId === undefined ? {} : { route_id: routeId }) });
+      return { content: [{ type: "text", text: feedbackText(result) }], structuredContent: result };
     },
   );
   return server;

@@ -1,3 +1,4 @@
+import type { FeedbackResult } from "../contract/feedback.js";
 import type { RankedSkill, RouteResult } from "../contract/route.js";
 import type { SkillDetail } from "../contract/skills.js";
 import { matchedTerms } from "../contract/matched-terms.js";
@@ -38,6 +39,12 @@ function rankedLine(skill: RankedSkill): string {
 
 export function readSkillText(skill: SkillDetail): string {
   return `${skill.body}\n\n(${skill.kind} ${skill.name}, from ${skill.source_path})`;
+}
+
+/** What report_skill stored, in one line: its id, what it taught, and when it takes effect. */
+export function feedbackText({ stored, duplicate, applies }: FeedbackResult): string {
+  if (duplicate) return `already said (#${stored.id}, ${stored.times} times): ${stored.note}.`;
+  return `stored #${stored.id}: ${stored.note}; applies ${applies}.`;
 }
 
 /** Names that share a part with the unknown one, so a typo gets a suggestion. */

@@ -12,7 +12,8 @@ export interface IndexRunnerOptions {
   /** The server's config file: the run reads the same (the environment it inherits anyway). */
   configFile?: string;
   logger: Logger;
-  metrics: ServerMetrics;
+  /** Counts the runs, when the caller exports metrics (`router serve` does, `router mcp` does not). */
+  metrics?: ServerMetrics;
   /** Called after each successful run (the server then reloads at once instead of at the next poll), and awaited: a run's new version is served once `run()` resolves. */
   onIndexed: () => Promise<unknown>;
 }
@@ -67,14 +68,14 @@ export function createIndexRunner(options: IndexRunnerOptions): IndexRunner {
         child = undefined;
         const durationMs = Math.round(performance.now() - started);
         if (code === 0) {
-          options.metrics.reindexRuns.inc({ outcome: "success" });
+          options.metrics?.reindexRuns.inc({ outcome: "success" });
           const summary = readSummary(stdout);
           options.logger.info({ event: options.run.event, ...(summary ? summaryFields(summary) : {}), duration_ms: durationMs }, options.run.done);
           logInvalid(options.logger, summary?.invalid ?? []);
           void options.onIndexed().then(() => resolve());
           return;
         }
-        options.metrics.reindexRuns.inc({ outcome: "failure" });
+        options.metrics?.reindexRuns.inc({ outcome: "failure" });
         const error = failure(stderr, code, signal);
         options.logger.error({ event: options.run.event, code: error.code, err: error.message, duration_ms: durationMs }, options.run.failed);
         reject(error);

@@ -12,7 +12,8 @@ import { recordFeedback, toFeedbackEntry } from "../feedback/record-feedback.js"
 import { createApp, type FeedbackSink, type RouterSlot } from "./app.js";
 import { drainServer } from "./drain-server.js";
 import { createIndexReloader } from "./index-reloader.js";
-import { createIndexRunner, FEEDBACK_RUN, indexRun, type IndexRunner } from "./index-runner.js";
+import { createFeedbackApplier } from "./feedback-applier.js";
+import { createIndexRunner, indexRun, type IndexRunner } from "./index-runner.js";
 import { listen } from "./listen.js";
 import { LINGER_MS } from "./unread-body.js";
 import { silentLogger, type Logger } from "./logger.js";
@@ -43,8 +44,6 @@ export interface RunningServer {
 }
 
 const INSTALLED_CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
-// Feedback is applied this long after the last piece arrived: a burst (a replayed log, a busy agent) is one run.
-const FEEDBACK_SETTLE_MS = 300;
 // How long after the app's own deadline Node's timer may cut a request whose body stalls (it checks once a second).
 const BACKSTOP_MS = 3_000;
 
@@ -130,22 +129,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
   };
 
-  const feedbackRunner = createIndexRunner({
+  const feedbackApplier = createFeedbackApplier({
     cli: options.cli ?? INSTALLED_CLI,
-    run: FEEDBACK_RUN,
     db: settings.db,
     ...(options.configFile ? { configFile: options.configFile } : {}),
     logger,
     metrics,
     onIndexed: () => reloader.check(),
   });
-  // Feedback that arrives together is applied together; a run already going is followed by one more.
-  let applyTimer: NodeJS.Timeout | undefined;
-  applyFeedback = () => {
-    clearTimeout(applyTimer);
-    applyTimer = setTimeout(() => void feedbackRunner.run().catch(() => undefined), FEEDBACK_SETTLE_MS);
-    applyTimer.unref();
-  };
+  applyFeedback = () => feedbackApplier.schedule();
   // A failed load is tried again when the index file changes (a first `router index`, a repaired file), not on every poll.
   let failedOn: string | undefined;
   let loading: Promise<void> | undefined;
@@ -208,8 +200,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         slot.draining = true;
         clearInterval(poll);
         runner?.close();
-        clearTimeout(applyTimer);
-        feedbackRunner.close();
+        feedbackApplier.close();
         await watcher?.close();
         const cut = await drainServer(server, inFlight, settings.shutdownGraceMs);
         if (cut > 0) logger.warn({ event: "shutdown", cut }, "grace period over: requests still in flight were cut");

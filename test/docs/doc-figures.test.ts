@@ -338,7 +338,9 @@ describe("figures and constants the docs quote", () => {
     const run = runCli(["route", request.query, "-k", String(request.k), "--json", "--db", db]);
     expect(run.status, run.stderr).toBe(0);
     const actual = JSON.parse(run.stdout) as RouteResult;
-    expect({ ...shown, timing_ms: undefined }).toEqual({ ...actual, timing_ms: undefined });
+    // A route_id is new with every answer: the doc shows one of the same form.
+    expect(shown.route_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect({ ...shown, timing_ms: undefined, route_id: undefined }).toEqual({ ...actual, timing_ms: undefined, route_id: undefined });
     expect(Object.keys(shown.timing_ms).sort()).toEqual(Object.keys(actual.timing_ms).sort());
   });
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
-import { CLI } from "../helpers/cli.js";
+import { CLI, runCli } from "../helpers/cli.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { closedEndpoint } from "../helpers/mock-hub.js";
@@ -15,17 +15,23 @@ import { runProcess } from "./run-process.js";
 const HOOK = path.resolve("dist/cli/hook-main.js");
 const dir = mkdtempSync(path.join(tmpdir(), "hook-"));
 const examplePrompt = readFileSync("examples/claude-code/prompt.json", "utf8");
+const exampleSkillLoaded = readFileSync("examples/claude-code/skill-loaded.json", "utf8");
+// Where the hook keeps each session's last routed prompt in these tests (the default is in the system's temporary folder).
+const stateDir = path.join(dir, "hook-state");
 let server: RunningServer;
+let db: string;
 
 beforeAll(async () => {
-  const { root, db } = await indexSkillSet(dir);
+  const set = await indexSkillSet(dir);
+  const { root } = set;
+  db = set.db;
   // Longer than the 1000-character context the cutting test allows.
   writeAgentSkill(root, "terraform-drift", {
     description: "Find and fix Terraform state drift: resources changed outside Terraform. Use when terraform plan shows unexpected changes.",
     body: `# Terraform drift\n\n${"Run terraform plan -refresh-only and compare each changed attribute with the console history.\n".repeat(30)}`,
   });
   await runIndex({ paths: [root], db });
-  server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
+  server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0, cli: CLI });
   await server.ready;
 });
 
@@ -39,14 +45,30 @@ function hookInput(prompt: string, event = "UserPromptSubmit"): string {
 }
 
 function runHook(input: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  return runProcess(process.execPath, [HOOK, "claude-code", ...args], input, { env: { ROUTER_URL: server.url, ...env } });
+  return runProcess(process.execPath, [HOOK, "claude-code", "--state-dir", stateDir, ...args], input, { env: { ROUTER_URL: server.url, ...env } });
+}
+
+/** Claude Code's input when Claude has loaded a skill with the Skill tool, in session `session`. */
+function skillLoaded(session: string, skill: string, tool = "Skill"): string {
+  return JSON.stringify({ ...JSON.parse(exampleSkillLoaded), session_id: session, tool_name: tool, tool_input: { skill } });
+}
+
+function promptIn(session: string, prompt: string): string {
+  return JSON.stringify({ ...JSON.parse(hookInput(prompt)), session_id: session });
+}
+
+/** The feedback the router's index holds about this prompt, as `router feedback list --json` prints it. */
+function feedbackOn(prompt: string): { query: string; skill: string | null; wrong: string | null; client: string; role: string }[] {
+  const listed = runCli(["feedback", "list", "--db", db, "--json"]);
+  expect(listed.status, listed.stderr).toBe(0);
+  return JSON.parse(listed.stdout).filter((entry: { query: string }) => entry.query === prompt);
 }
 
 describe("router-hook claude-code", () => {
   it("runs as the example settings.json says, and adds the skill's instructions as additional context", async () => {
     const settings = JSON.parse(readFileSync("examples/claude-code/settings.json", "utf8"));
     const command: string = settings.hooks.UserPromptSubmit[0].hooks[0].command;
-    const result = await runProcess(command, [], examplePrompt, { shell: true, env: { ROUTER_URL: server.url, ...binShims(path.join(dir, "bin")).env } });
+    const result = await runProcess(command, [], examplePrompt, { shell: true, env: { ROUTER_URL: server.url, TMPDIR: dir, ...binShims(path.join(dir, "bin")).env } });
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
     expect(Object.keys(output)).toEqual(["hookSpecificOutput"]);
@@ -109,6 +131,86 @@ describe("router-hook claude-code", () => {
   });
 });
 
+describe("router-hook claude-code on PostToolUse of the Skill tool", () => {
+  it("runs as the example settings.json says, and reports the skill Claude loaded for the prompt the router saw, once", async () => {
+    const settings = JSON.parse(readFileSync("examples/claude-code/settings.json", "utf8"));
+    expect(settings.hooks.PostToolUse[0].matcher).toBe("Skill");
+    const run = (command: string, input: string) => runProcess(command, [], input, { shell: true, env: { ROUTER_URL: server.url, TMPDIR: dir, ...binShims(path.join(dir, "bin")).env } });
+    const prompt = "the pods of the payments deployment restart every few minutes, why?";
+    const routed = await run(settings.hooks.UserPromptSubmit[0].hooks[0].command, promptIn("session-settings", prompt));
+    expect(routed.stderr).toContain("injected k8s-debug");
+
+    const reported = await run(settings.hooks.PostToolUse[0].hooks[0].command, skillLoaded("session-settings", "k8s-debug"));
+    expect([reported.code, reported.stdout]).toEqual([0, ""]);
+    expect(reported.stderr).toBe("skill-router hook: reported k8s-debug for the prompt: an example of k8s-debug\n");
+    expect(feedbackOn(prompt)).toEqual([expect.objectContaining({ skill: "k8s-debug", wrong: null, client: "claude-code", role: "example" })]);
+
+    // A second skill loaded for the same prompt is not reported: the first one answered it.
+    const again = await run(settings.hooks.PostToolUse[0].hooks[0].command, skillLoaded("session-settings", "sql-query-review"));
+    expect([again.code, again.stderr]).toEqual([0, "skill-router hook: sql-query-review loaded; no prompt of this session routed since to report it for\n"]);
+    expect(feedbackOn(prompt)).toEqual([expect.objectContaining({ skill: "k8s-debug" })]);
+  });
+
+  it("reports a skill other than the injected one as a correction, by the skill's own name when a plugin qualifies it", async () => {
+    const prompt = "the pods of the billing service restart in a loop and the logs mention the postgres query planner";
+    const routed = await runHook(promptIn("session-correction", prompt));
+    const injected = /injected ([\w-]+)/.exec(routed.stderr)?.[1] ?? null;
+    const reported = await runHook(skillLoaded("session-correction", "db-tools:sql-query-review"));
+    expect(reported.stderr).toMatch(/^skill-router hook: reported sql-query-review for the prompt: an example of sql-query-review/);
+    expect(feedbackOn(prompt)).toEqual([expect.objectContaining({ skill: "sql-query-review", wrong: injected === "sql-query-review" ? null : injected, client: "claude-code" })]);
+  });
+
+  it("keeps each session's prompt apart, in a file only its user may read, and reports nothing for a slash command or another session", async () => {
+    const prompt = "the cronjob pods of the reporting namespace fail with OOMKilled";
+    await runHook(promptIn("session-a", prompt));
+    const files = readdirSync(stateDir);
+    expect(files.length).toBeGreaterThan(0);
+    expect(statSync(stateDir).mode & 0o777).toBe(0o700);
+    for (const file of files) expect(statSync(path.join(stateDir, file)).mode & 0o777).toBe(0o600);
+    // Another session loading a skill is not about session-a's prompt.
+    expect((await runHook(skillLoaded("session-b", "k8s-debug"))).stderr).toContain("no prompt of this session routed since");
+    // A slash command left the router no choice: the skill Claude loads for it says nothing about routing.
+    await runHook(promptIn("session-a", "/k8s-debug the cronjob pods fail with OOMKilled"));
+    expect((await runHook(skillLoaded("session-a", "k8s-debug"))).stderr).toContain("no prompt of this session routed since");
+    expect(feedbackOn(prompt)).toEqual([]);
+    expect(feedbackOn("/k8s-debug the cronjob pods fail with OOMKilled")).toEqual([]);
+  });
+
+  it("remembers nothing in a state folder others may read, and still routes", async () => {
+    const open = path.join(dir, "open-state");
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const routed = await runHook(promptIn("session-open", "my pod keeps restarting with CrashLoopBackOff"), ["--state-dir", open]);
+    expect(JSON.parse(routed.stdout).hookSpecificOutput.additionalContext).toContain('"k8s-debug"');
+    expect(readdirSync(open)).toEqual([]);
+  });
+
+  it("never fails or holds Claude up for long when the router is down or hangs", async () => {
+    await runHook(promptIn("session-down", "the ingress pods restart after every deploy"));
+    const down = await runHook(skillLoaded("session-down", "k8s-debug"), [], { ROUTER_URL: await closedEndpoint() });
+    expect([down.code, down.stdout]).toEqual([0, ""]);
+    expect(down.stderr).toContain("could not report k8s-debug (ROUTER_UNREACHABLE");
+    const silent = await startScriptedServer(() => "hang");
+    try {
+      await runHook(promptIn("session-hung", "the ingress pods restart after every deploy"));
+      const started = performance.now();
+      const hung = await runHook(skillLoaded("session-hung", "k8s-debug"), ["--timeout", "5000"], { ROUTER_URL: silent.url });
+      expect([hung.code, hung.stdout]).toEqual([0, ""]);
+      expect(hung.stderr).toContain("could not report k8s-debug (ROUTER_TIMEOUT");
+      // The report waits at most a second, whatever --timeout gives the prompt.
+      expect(performance.now() - started).toBeLessThan(3000);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it("is miswired on PostToolUse of another tool: exit 1, which Claude Code shows without blocking", async () => {
+    const result = await runHook(skillLoaded("session-bash", "k8s-debug", "Bash"));
+    expect([result.code, result.stdout]).toEqual([1, ""]);
+    expect(result.stderr).toContain('give it "matcher": "Skill"');
+  });
+});
+
 describe("a miswired hook never blocks the prompt", () => {
   it.each([
     ["stdin that is not JSON", "not json", [], 1],
@@ -132,5 +234,6 @@ describe("a miswired hook never blocks the prompt", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("UserPromptSubmit");
     expect(help.stdout).toContain("never 2");
+    expect(help.stdout).toContain('"PostToolUse": [{"matcher": "Skill"');
   });
 });

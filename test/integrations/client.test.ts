@@ -6,6 +6,7 @@ import { createRouterClient, RouterClientError, type RouteOutcome } from "../../
 import type { Router } from "../../src/route/router.js";
 import type { AppOptions } from "../../src/server/app.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
+import { CLI } from "../helpers/cli.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { closedEndpoint } from "../helpers/mock-hub.js";
 import { serveApp } from "../server/support.js";
@@ -17,7 +18,7 @@ const scripted: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
   const { db } = await indexSkillSet(dir);
-  server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
+  server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0, cli: CLI });
   await server.ready;
 });
 
@@ -89,6 +90,53 @@ describe("against a running router", () => {
     const error = await client.routeOrThrow("hi", { skills: ["ghost"] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RouterClientError);
     expect(error).toMatchObject({ code: "UNKNOWN_SKILLS", status: 400, details: { unknown: ["ghost"] } });
+  });
+});
+
+describe("feedback", () => {
+  it("says which skill an answer should have injected, with its route_id and the client's name, and gets what was stored", async () => {
+    const client = createRouterClient({ url: server.url, clientName: "test-agent" });
+    const query = "the pods of the staging deployment crash right after start";
+    const answer = await client.routeOrThrow(query);
+    const result = await client.feedback({ query, skill: "k8s-debug", route_id: answer.route_id });
+    expect(result).toMatchObject({ stored: { query, skill: "k8s-debug", role: "example", client: "test-agent", times: 1 }, duplicate: false, applies: expect.any(String) });
+    expect(result.stored.note).toContain("an example of k8s-debug");
+    // Said again (a retry, say): stored once, counted as a duplicate.
+    expect(await client.feedback({ query, skill: "k8s-debug", route_id: answer.route_id })).toMatchObject({ stored: { id: result.stored.id, times: 2 }, duplicate: true });
+  });
+
+  it("says no skill should have answered, and names the skill injected wrongly", async () => {
+    const client = createRouterClient({ url: server.url });
+    const query = "kubectl is what our intern named the office cat";
+    const answer = await client.routeOrThrow(query, { threshold: 0 });
+    expect(answer.selected).toEqual(["k8s-debug"]);
+    const { stored } = await client.feedback({ query, skill: null, route_id: answer.route_id });
+    expect(stored).toMatchObject({ skill: null, wrong: "k8s-debug", role: "none", client: "api" });
+  });
+
+  it("rejects an unknown skill with the router's code and the names it suggests, and a router it cannot reach as not rejected", async () => {
+    const error = await createRouterClient({ url: server.url })
+      .feedback({ query: "my pod keeps restarting", skill: "k8s-debugg" })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RouterClientError);
+    expect(error).toMatchObject({ code: "SKILL_NOT_FOUND", status: 404, rejected: true, details: { suggestions: ["k8s-debug"] } });
+    const down = await createRouterClient({ url: await closedEndpoint(), retries: 0 })
+      .feedback({ query: "my pod keeps restarting", skill: "k8s-debug" })
+      .catch((caught: unknown) => caught);
+    expect(down).toMatchObject({ code: "ROUTER_UNREACHABLE", rejected: false });
+    const stranger = await scriptedServer(() => ({ status: 201, body: "{}" }));
+    await expect(createRouterClient({ url: stranger.url }).feedback({ query: "hi", skill: null })).rejects.toMatchObject({ code: "BAD_RESPONSE" });
+  });
+
+  it("sends its name as X-Router-Client with feedback only", async () => {
+    const recorder = await scriptedServer(() => ({ forward: server.url }));
+    const client = createRouterClient({ url: recorder.url, clientName: "test-agent" });
+    await client.route("my pod keeps restarting");
+    await client.feedback({ query: "which pdf library reads tables", skill: "pdf-extract" });
+    expect(recorder.seen.map((request) => [request.url, request.headers["x-router-client"]])).toEqual([
+      ["/route", undefined],
+      ["/feedback", "test-agent"],
+    ]);
   });
 });
 

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
-import { CLI } from "../helpers/cli.js";
+import { CLI, runCli } from "../helpers/cli.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
+import { waitUntil } from "../helpers/wait.js";
 import { closedEndpoint } from "../helpers/mock-hub.js";
 import { binShims } from "./bin-shims.js";
 import { runProcess } from "./run-process.js";
@@ -52,11 +53,15 @@ afterAll(async () => {
 describe("router mcp over stdio", () => {
   it("lists find_skill and read_skill with their input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["find_skill", "read_skill"]);
+    expect(tools.map((tool) => tool.name)).toEqual(["find_skill", "read_skill", "report_skill"]);
     const find = tools.find((tool) => tool.name === "find_skill")!;
     expect(find.inputSchema).toMatchObject({ type: "object", required: ["query"], properties: { query: { type: "string", maxLength: 8000 }, k: { type: "integer" } } });
     expect(find.outputSchema?.properties).toHaveProperty("decision");
     expect(find.annotations).toMatchObject({ readOnlyHint: true });
+    const report = tools.find((tool) => tool.name === "report_skill")!;
+    expect(report.inputSchema).toMatchObject({ type: "object", required: ["query", "skill"], properties: { query: { type: "string" }, route_id: { type: "string" } } });
+    expect(report.outputSchema?.properties).toHaveProperty("stored");
+    expect(report.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
   });
 
   it("find_skill ranks skills with confidence and the evidence behind it", async () => {
@@ -171,15 +176,106 @@ describe("router mcp over stdio", () => {
   });
 });
 
+/** The feedback an index holds, as `router feedback list --json` prints it. */
+function feedbackIn(file: string): { query: string; skill: string | null; wrong: string | null; client: string; role: string }[] {
+  const listed = runCli(["feedback", "list", "--db", file, "--json"]);
+  expect(listed.status, listed.stderr).toBe(0);
+  return JSON.parse(listed.stdout);
+}
+
+describe("feedback through router mcp", () => {
+  // An index of its own: what these tests teach must not change the answers the others expect.
+  let learning: string;
+  let session: Client;
+
+  beforeAll(async () => {
+    learning = path.join(dir, "learning.db");
+    cpSync(db, learning);
+    session = await connect(["--db", learning]);
+  });
+
+  afterAll(() => session.close());
+
+  it("report_skill stores which skill a request needed and answers in one line", async () => {
+    const result = await call(session, "report_skill", { query: "turn the scanned invoice into rows I can paste in a sheet", skill: "pdf-extract" });
+    expect(result.isError).toBeFalsy();
+    expect(result.content[0]!.text).toMatch(
+      /^stored #\d+: an example of pdf-extract(; a negative of [\w-]+, which was injected for it)?; applies within seconds, once this MCP server has folded it into the index\.$/,
+    );
+    expect(result.structuredContent).toMatchObject({ stored: { skill: "pdf-extract", role: "example", client: "mcp", times: 1 }, duplicate: false });
+    const again = await call(session, "report_skill", { query: "turn the scanned invoice into rows I can paste in a sheet", skill: "pdf-extract" });
+    expect(again.content[0]!.text).toMatch(/^already said \(#\d+, 2 times\): an example of pdf-extract[^;]*(; a negative of [\w-]+, which was injected for it)?\.$/);
+  });
+
+  it("report_skill takes null for a request no skill should answer, and names the skill the router injected for it", async () => {
+    const query = "kubectl is the name of our office cat, suggest a birthday cake";
+    const found = await call(session, "find_skill", { query });
+    const result = await call(session, "report_skill", { query, skill: null });
+    const wrong = found.structuredContent.decision === "inject" ? found.structuredContent.selected[0] : null;
+    // The route_id of this session's find_skill for the same query says what was injected, though the model sent none.
+    expect(result.structuredContent.stored).toMatchObject({ skill: null, role: "none", wrong });
+  });
+
+  it("report_skill of an unknown skill is a tool error that suggests the names it knows", async () => {
+    const result = await call(session, "report_skill", { query: "my pod keeps restarting", skill: "k8s-debugg" });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/No skill "k8s-debugg" in the index; did you mean "k8s-debug"\?/);
+  });
+
+  it("a read_skill after find_skill reports the skill read as the one used, once, and the index learns it within seconds", async () => {
+    const query = "someone edited the load balancer by hand and now our infrastructure code disagrees";
+    const found = await call(session, "find_skill", { query });
+    await call(session, "read_skill", { name: "terraform-drift" });
+    await call(session, "read_skill", { name: "sql-query-review" });
+    const reported = feedbackIn(learning).filter((entry) => entry.query === query);
+    expect(reported).toEqual([expect.objectContaining({ skill: "terraform-drift", client: "mcp", role: "example" })]);
+    expect(reported[0]!.wrong).toBe(found.structuredContent.decision === "inject" && found.structuredContent.selected[0] !== "terraform-drift" ? found.structuredContent.selected[0] : null);
+    // The `router feedback apply` child folds it in; the next call reads the new index version.
+    let text = "";
+    await waitUntil(async () => (text = (await call(session, "find_skill", { query })).content[0]!.text).includes("(from use)"), "the request learned as an example");
+    expect(text).toContain(`terraform-drift [skill] confidence`);
+    expect(text).toContain(`like: "${query}" (from use)`);
+  });
+
+  it("reports nothing for a read_skill without a find_skill before it, or after a request that calls a skill by name", async () => {
+    const before = feedbackIn(learning).length;
+    await call(session, "read_skill", { name: "k8s-debug" });
+    await call(session, "find_skill", { query: "$k8s-debug what is the capital of France?" });
+    await call(session, "read_skill", { name: "k8s-debug" });
+    expect(feedbackIn(learning)).toHaveLength(before);
+  });
+});
+
 describe("router mcp --url", () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
+    server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0, cli: CLI });
     await server.ready;
   });
 
   afterAll(() => server.close());
+
+  it("sends report_skill, and the report a read_skill makes, to the router as client mcp", async () => {
+    const remote = await connect(["--url", server.url]);
+    try {
+      const result = await call(remote, "report_skill", { query: "which commit message fits this diff of the parser", skill: "git-commit-messages" });
+      expect(result.content[0]!.text).toMatch(/^stored #\d+: an example of git-commit-messages; applies within seconds, once this server has folded it into the index\.$/);
+      await call(remote, "find_skill", { query: "the nightly report query takes minutes on postgres" });
+      await call(remote, "read_skill", { name: "sql-query-review" });
+      const reported = feedbackIn(db)
+        .filter((entry) => entry.client === "mcp")
+        .map((entry) => [entry.query, entry.skill]);
+      expect(reported).toEqual(
+        expect.arrayContaining([
+          ["which commit message fits this diff of the parser", "git-commit-messages"],
+          ["the nightly report query takes minutes on postgres", "sql-query-review"],
+        ]),
+      );
+    } finally {
+      await remote.close();
+    }
+  });
 
   it("answers from a running router", async () => {
     const remote = await connect(["--url", server.url]);

@@ -21,6 +21,7 @@ const API_KEY = "browser-key-0123456789abcdef";
 const dir = mkdtempSync(path.join(tmpdir(), "explorer-browser-"));
 let server: ChildProcess;
 let url = "";
+let db = "";
 let context: BrowserContext;
 let page: Page;
 const problems: string[] = [];
@@ -48,7 +49,7 @@ async function routeApi(query: string): Promise<any> {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`The explorer's browser test needs Debian's Chromium at ${CHROMIUM}: run \`apt-get install -y chromium\` (as root), then the tests again.`);
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const db = path.join(dir, "router.db");
+  db = path.join(dir, "router.db");
   const indexed = runCli(["index", "data/skills", "--db", db, "-q"]);
   expect(indexed.status, indexed.stderr).toBe(0);
   ({ child: server, url } = await startRouterServe(db));
@@ -57,7 +58,9 @@ beforeAll(async () => {
   page = context.pages()[0] ?? (await context.newPage());
   // A CSP violation, a failed script or a failed request shows as a console error: none is expected.
   page.on("console", (message) => {
-    if (message.type() === "error" && !/status of 401/.test(message.text())) problems.push(message.text());
+    // A 401 is the page asking for its key; a 404 from POST /feedback is the unknown skill name the feedback test types.
+    const expected = /status of 401/.test(message.text()) || (/status of 404/.test(message.text()) && message.location().url.endsWith("/feedback"));
+    if (message.type() === "error" && !expected) problems.push(`${message.text()} (${message.location().url})`);
   });
   page.on("pageerror", (error) => problems.push(error.message));
 });
@@ -226,6 +229,75 @@ describe("the route explorer in Chromium", () => {
       risky.child.kill("SIGTERM");
       await once(risky.child, "exit");
     }
+  });
+
+  it("takes 'right' and 'wrong, it should be ...' on each answer, shows what was stored, and the router learns it", async () => {
+    await page.goto(`${url}/explorer`);
+    await page.fill("#key", API_KEY);
+    await page.press("#key", "Tab");
+    await expect.poll(() => page.textContent("#status")).toMatch(/^ready/);
+    const route = async (query: string) => {
+      await page.fill("#query", query);
+      // The button is disabled from the click until the answer is shown.
+      await page.click("#route-button");
+      await page.waitForSelector("#route-button:not([disabled])");
+      await page.waitForSelector("#route-result:not([hidden])");
+    };
+
+    // Right: what was injected is confirmed.
+    const confirmed = "the pods of my deployment get OOMKilled after an hour";
+    await route(confirmed);
+    expect((await page.textContent("#decision"))!.trim()).toBe("inject k8s-debug");
+    expect(await page.isVisible("#feedback-note")).toBe(false);
+    await page.click("#feedback-right");
+    await expect.poll(() => page.textContent("#feedback-note")).toMatch(/^stored #\d+: an example of k8s-debug; applies within seconds, once this server has folded it into the index\.$/);
+
+    // Wrong, for an answer that injected a skill: another ranked skill, or none.
+    await page.click("#feedback-wrong");
+    expect(await page.isVisible("#feedback-correction")).toBe(true);
+    const options = await page.locator("#feedback-skill option").allTextContents();
+    expect(options.at(-1)).toBe("none: no skill should answer it");
+    expect(options).not.toContain("k8s-debug");
+    expect(options.slice(0, -1)).toEqual((await page.locator(".skill .name").allTextContents()).slice(1));
+
+    // Wrong, for an abstention: a skill from the list, or one typed by name, which the router checks.
+    const corrected = "convert this scanned receipt into a csv";
+    await route(corrected);
+    expect((await page.textContent("#decision"))!.trim()).toMatch(/^none/);
+    expect(await page.isVisible("#feedback-note")).toBe(false);
+    await page.click("#feedback-wrong");
+    expect(await page.locator("#feedback-skill option").allTextContents()).not.toContain("none: no skill should answer it");
+    await expect.poll(() => page.locator("#feedback-names option").count()).toBe(12);
+    await page.fill("#feedback-name", "pdf-extrct");
+    await page.click("#feedback-send");
+    await expect.poll(() => page.textContent("#feedback-error")).toBe('No skill "pdf-extrct" in the index; did you mean "pdf-extract"? (SKILL_NOT_FOUND)');
+    await page.fill("#feedback-name", "");
+    await page.selectOption("#feedback-skill", "pdf-extract");
+    await page.click("#feedback-send");
+    await expect.poll(() => page.textContent("#feedback-note")).toMatch(/^stored #\d+: an example of pdf-extract; applies/);
+    expect(await page.isVisible("#feedback-error")).toBe(false);
+    expect(await page.isVisible("#feedback-correction")).toBe(false);
+    expect(await page.getAttribute("#feedback-wrong", "aria-expanded")).toBe("false");
+    await screenshot("route-feedback.png");
+
+    const listed = runCli(["feedback", "list", "--db", db, "--json"]);
+    const stored = JSON.parse(listed.stdout).map((entry: any) => [entry.query, entry.skill, entry.client, entry.role]);
+    expect(stored).toEqual(
+      expect.arrayContaining([
+        [confirmed, "k8s-debug", "explorer", "example"],
+        [corrected, "pdf-extract", "explorer", "example"],
+      ]),
+    );
+    // The server folds it into the index within seconds: the confirmed message is now an example from use.
+    await expect
+      .poll(
+        async () => {
+          await route(confirmed);
+          return page.locator(".skill").first().locator(".nearest .label").textContent();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe("nearest request confirmed from use ");
   });
 
   it("ran without a CSP violation, a script error or a failed request", () => {

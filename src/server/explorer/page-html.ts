@@ -39,6 +39,19 @@ export const EXPLORER_HTML = `<!doctype html>
     <div id="route-result" hidden>
       <div id="decision" class="decision"></div>
       <div id="scope" class="scope"></div>
+      <div id="feedback" class="feedback">
+        <span class="question">Was this answer right?</span>
+        <button type="button" id="feedback-right">Right</button>
+        <button type="button" id="feedback-wrong" aria-expanded="false" aria-controls="feedback-correction">Wrong, it should be…</button>
+        <form id="feedback-correction" hidden>
+          <label>it should be <select id="feedback-skill"></select></label>
+          <label>or, by name, <input id="feedback-name" list="feedback-names" autocomplete="off" spellcheck="false" placeholder="another skill"></label>
+          <datalist id="feedback-names"></datalist>
+          <button type="submit" id="feedback-send">Tell the router</button>
+        </form>
+        <p id="feedback-note" class="note" role="status" hidden></p>
+        <p id="feedback-error" class="error" role="alert" hidden></p>
+      </div>
       <ol id="ranked" class="ranked"></ol>
       <p id="route-meta" class="meta"></p>
     </div>

@@ -32,6 +32,14 @@ button[disabled] { opacity: .6; cursor: progress; }
 .gauge { position: relative; height: .8rem; background: var(--panel); border: 1px solid var(--line); border-radius: 3px; }
 .gauge .fill { position: absolute; left: 0; top: 0; bottom: 0; background: var(--accent); border-radius: 2px; }
 .gauge .mark { position: absolute; top: -.3rem; bottom: -.3rem; width: 2px; background: var(--ink); }
+.feedback { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem .6rem; margin: 0 0 1rem; font-size: .9rem; }
+.feedback .question { color: var(--muted); }
+.feedback button[type="button"] { font: inherit; border: 1px solid var(--line); background: #fff; border-radius: 4px; padding: .2rem .7rem; cursor: pointer; }
+.feedback button[aria-expanded="true"] { border-color: var(--accent); color: var(--accent); }
+#feedback-correction { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem .75rem; flex-basis: 100%; }
+#feedback-correction[hidden], .feedback p[hidden] { display: none; }
+.feedback .note, .feedback .error { flex-basis: 100%; margin: 0; }
+.feedback .note strong { color: var(--good); }
 .ranked { list-style: none; padding: 0; margin: 0; }
 .skill { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin-bottom: .75rem; }
 .skill.selected { border-color: var(--good); box-shadow: 0 0 0 1px var(--good); }

@@ -19,9 +19,9 @@ function headers(hasBody: boolean): Record<string, string> {
   return list;
 }
 
-/** The answer and its JSON (undefined when the body is not JSON), whatever the status. */
-export async function send(path: string, options?: RequestInit): Promise<{ response: Response; json: unknown }> {
-  const response = await fetch(path, { headers: headers(options?.body !== undefined), ...options });
+/** The answer and its JSON (undefined when the body is not JSON), whatever the status; `headers` add to the page's own. */
+export async function send(path: string, options: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {}): Promise<{ response: Response; json: unknown }> {
+  const response = await fetch(path, { ...options, headers: { ...headers(options.body !== undefined), ...options.headers } });
   let json: unknown;
   try {
     json = await response.json();
@@ -37,7 +37,7 @@ export function apiError(response: Response, json: unknown): ApiError {
 }
 
 // The JSON of a successful answer, as the endpoint's contract types it; any other answer becomes an ApiError with the server's code and message.
-export async function call<Answer>(path: string, options: RequestInit): Promise<Answer> {
+export async function call<Answer>(path: string, options: Parameters<typeof send>[1]): Promise<Answer> {
   const { response, json } = await send(path, options);
   if (response.ok && json !== undefined) return json as Answer;
   throw apiError(response, json);

@@ -3,6 +3,7 @@ import type { RankedSkill, RouteRequest, RouteResult } from "../../../contract/r
 import { call } from "./api.js";
 import { byId, el } from "./dom.js";
 import { showError } from "./error-message.js";
+import { renderFeedbackControl } from "./feedback-control.js";
 import { fixed, words } from "./format.js";
 import { riskBadge } from "./risky-skills.js";
 import { signalWords } from "./signal-words.js";
@@ -29,6 +30,7 @@ export function setUpRouteView(): void {
       const result = await call<RouteResult>("route", { method: "POST", body: JSON.stringify(request) });
       showError("route-error", null);
       renderRoute(result);
+      renderFeedbackControl(query, result);
     } catch (error) {
       showError("route-error", error);
       byId("route-result", HTMLElement).hidden = true;
