@@ -34,7 +34,9 @@ const learned = copy(source, "feedback-speed-rows.db");
 const writer = openIndexForWrite(learned);
 const dimension = readMeta(writer).dimension!;
 const texts = writer
-  .prepare("SELECT s.name, t.text, t.skill_id AS skillId, (SELECT count(*) FROM texts u WHERE u.skill_id = t.skill_id AND u.id < t.id) AS position FROM texts t JOIN skills s ON s.id = t.skill_id WHERE t.kind = 'query' ORDER BY t.id")
+  .prepare(
+    "SELECT s.name, t.text, t.skill_id AS skillId, (SELECT count(*) FROM texts u WHERE u.skill_id = t.skill_id AND u.id < t.id) AS position FROM texts t JOIN skills s ON s.id = t.skill_id WHERE t.kind = 'query' ORDER BY t.id",
+  )
   .all() as { name: string; text: string; skillId: string; position: number }[];
 const vectorOf = writer.prepare("SELECT vectors FROM skill_vectors WHERE skill_id = ?").pluck();
 const embedder = readMeta(writer).embedder ?? null;
@@ -116,7 +118,11 @@ let acknowledged = 0;
 for (let round = 0; round < Number(values.kills); round++) {
   const child = spawn(process.execPath, [cli, "serve", "--db", killed, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
   const { url } = await untilServeReady(child);
-  const response = await fetch(`${url}/feedback`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `kill round ${round}: ${cases[round]!.query}`, skill: cases[round]!.source }) });
+  const response = await fetch(`${url}/feedback`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: `kill round ${round}: ${cases[round]!.query}`, skill: cases[round]!.source }),
+  });
   if (response.status === 201) acknowledged++;
   child.kill("SIGKILL");
   await new Promise((resolve) => child.on("exit", resolve));

@@ -96,7 +96,7 @@ function forgetCommand(): Command {
 }
 
 function exportCommand(): Command {
-  return addSettingOptions(new Command("export").description("write every piece of feedback to a JSONL file, one {query, skill} line each").argument("<file>"), ["db"]).action(
+  return addSettingOptions(new Command("export").description("write every piece of feedback to a JSONL file, one {query, skill, client} line each").argument("<file>"), ["db"]).action(
     async (file: string, _options: unknown, command: Command) => {
       const { settings } = await settingsOf(command);
       const entries = await withIndex(settings, false, async (db) => (await import("../store/feedback-rows.js")).listFeedback(db));

@@ -49,7 +49,7 @@ export async function localSkillSource(db: string, options: LocalSourceOptions =
       const { row, duplicate } = await recordFeedback(router, db, request, MCP_CLIENT_NAME, FEEDBACK_WAIT_MS);
       if (!duplicate) applyFeedback?.();
       const applies = applyFeedback ? "within seconds, once this MCP server has folded it into the index" : "on the next `router index` or `router feedback apply`";
-      return { stored: toFeedbackEntry(row), duplicate, applies: duplicate ? "already applied" : applies };
+      return { stored: toFeedbackEntry(row), duplicate, applies: duplicate ? "said before: applied with it" : applies };
     },
     close: () => router.close(),
   };

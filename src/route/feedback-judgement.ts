@@ -16,6 +16,9 @@ export interface FeedbackJudgement {
  * or in meaning) more than any of its queries: a skill never learns what its texts say it is not for.
  */
 export function judgeFeedback(snapshot: Snapshot, query: RouteQuery, skill: string | null, injected: string | null): FeedbackJudgement {
+  // A request that calls a skill by name was never the router's choice: it teaches nothing about routing.
+  const called = query.calls?.find((name) => snapshot.model.byName.has(name));
+  if (called !== undefined) return { wrong: null, role: skill === null ? "none" : "rejected", note: `not learned: it calls ${called} by name, so the router chose nothing` };
   const wrong = injected !== null && injected !== skill ? injected : null;
   const corrects = wrong === null ? "" : `; a negative of ${wrong}, which was injected for it`;
   if (skill === null) return { wrong, role: "none", note: `no skill should answer it${corrects}` };

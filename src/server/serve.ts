@@ -65,7 +65,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const feedback: FeedbackSink = async (request, client) => {
     const { row, duplicate } = await recordFeedback(readyRouter(slot), settings.db, request, client, settings.requestTimeoutMs);
     if (!duplicate) applyFeedback();
-    return { stored: toFeedbackEntry(row), duplicate, applies: duplicate ? "already applied" : "within seconds, once this server has folded it into the index" };
+    return { stored: toFeedbackEntry(row), duplicate, applies: duplicate ? "said before: applied with it" : "within seconds, once this server has folded it into the index" };
   };
   const app = createApp(slot, { ...settings, logger, metrics, inFlight, feedback });
   const server = await listen(app, {
@@ -105,6 +105,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         ...(encoder ? { queryEncoder: encoder } : {}),
       });
       const status = router.status();
+      // A file whose first `router index` run has not committed yet holds tables and no version: not an index to serve.
+      if (status.indexVersion === 0) {
+        await router.close();
+        throw createError("INDEX_NOT_FOUND", `${settings.db} has no finished index run yet: run \`router index <path> --db ${settings.db}\``, { file: settings.db });
+      }
       recordIndex(metrics, status, (performance.now() - indexStarted) / 1000);
       slot.router = router;
       // Said once, here and in `router doctor`, not in every answer.

@@ -283,3 +283,12 @@ describe("the decision refit from feedback", () => {
     }
   });
 });
+
+describe("feedback on a request that calls a skill by name", () => {
+  it("teaches nothing: the router chose nothing", async () => {
+    await withRouter(db, async (router) => {
+      const judged = await router.feedback({ query: "$k8s-debug what is the capital of France?", skill: "k8s-debug" });
+      expect(judged).toMatchObject({ role: "rejected", wrong: null, note: "not learned: it calls k8s-debug by name, so the router chose nothing" });
+    });
+  });
+});
