@@ -8,12 +8,14 @@ import { isRouterError } from "../errors.js";
 import type { ModelDiagnosis } from "../models/diagnose-models.js";
 import type { ModelSettings } from "../models/model-settings.js";
 import type { EvidenceFloor } from "../store/evidence-floor.js";
+import type { IndexScope } from "../store/index-scope.js";
 import type { ShareScale } from "../store/share-scale.js";
 import { readMeta } from "../store/index-meta.js";
 import type { RiskRule } from "../store/records.js";
 import { countSkills, listSkills } from "../store/skill-rows.js";
 import { countTexts, countVectors } from "../store/vectors.js";
 import { EXIT } from "./exit-codes.js";
+import { indexScopeText } from "./index-scope-text.js";
 import { shareScaleBasis } from "./share-scale-basis.js";
 
 interface IndexReport {
@@ -28,7 +30,7 @@ interface IndexReport {
   /** Whether `router index` wrote the routing data in the format this release reads. */
   routingDataCurrent?: boolean;
   /** What routing runs on: the shipped defaults with what `router index` measured on this index, or `router fit`'s parameters. */
-  calibration?: { parameters: "defaults" | "fitted"; evidenceFloor: EvidenceFloor | null; shareScale: ShareScale | null };
+  calibration?: { parameters: "defaults" | "fitted"; evidenceFloor: EvidenceFloor | null; shareScale: ShareScale | null; scope: IndexScope | null; feedback: number };
   /** Indexed skills the risky-skill rules flagged (`router index --risky warn`), with the rules each breaks. */
   risky?: { name: string; file: string; rules: RiskRule[] }[];
   error?: { code: string; message: string };
@@ -136,6 +138,8 @@ async function readIndex(path: string): Promise<IndexReport> {
     const { fittedParams } = await import("../route/index-params.js");
     const { evidenceFloorRecord } = await import("../store/evidence-floor.js");
     const { shareScaleRecord } = await import("../store/share-scale.js");
+    const { indexScopeRecord } = await import("../store/index-scope.js");
+    const { countFeedback } = await import("../store/feedback-rows.js");
     const db = openIndexForRead(path);
     try {
       const meta = readMeta(db);
@@ -153,6 +157,8 @@ async function readIndex(path: string): Promise<IndexReport> {
           parameters: fittedParams(db, meta.embedder ?? null) ? "fitted" : "defaults",
           evidenceFloor: evidenceFloorRecord.read(db) ?? null,
           shareScale: shareScaleRecord.read(db) ?? null,
+          scope: indexScopeRecord.read(db) ?? null,
+          feedback: countFeedback(db),
         },
         risky: listSkills(db)
           .filter((skill) => skill.risks.length > 0)
@@ -202,7 +208,7 @@ function formatReport(report: DoctorReport): string {
 }
 
 /** What routing runs on, and what `router index` measured of this index with no labels. */
-function calibrationLines({ parameters, evidenceFloor, shareScale }: NonNullable<IndexReport["calibration"]>): string[] {
+function calibrationLines({ parameters, evidenceFloor, shareScale, scope, feedback }: NonNullable<IndexReport["calibration"]>): string[] {
   const floor = evidenceFloor
     ? `BM25 ${evidenceFloor.bm25.toFixed(2)}, dense ${evidenceFloor.q2qMax.toFixed(2)} (measured on ${evidenceFloor.samples} requests whose skill was left out)${parameters === "fitted" ? "; `router fit`'s parameters keep only the dense one" : ""}`
     : "not measured (an index of fewer than 10 skills)";
@@ -212,7 +218,14 @@ function calibrationLines({ parameters, evidenceFloor, shareScale }: NonNullable
       : shareScale
         ? `scale ${shareScale.scale.toFixed(2)} (${shareScaleBasis(shareScale)})`
         : "as the defaults give them (fewer than 20 skills with requests to hold out)";
-  return [`  routing    ${parameters === "fitted" ? "parameters fitted by `router fit`" : "the shipped defaults (`router fit` not run)"}`, `  floor      ${floor}`, `  shares     ${shares}`];
+  const inScope = parameters === "fitted" ? "as `router fit` learned it" : scope ? indexScopeText(scope) : "the defaults' model (too few skills with requests to hold out)";
+  return [
+    `  routing    ${parameters === "fitted" ? "parameters fitted by `router fit` (or refit from feedback)" : "the shipped defaults (`router fit` not run)"}`,
+    `  floor      ${floor}`,
+    `  shares     ${shares}`,
+    `  in scope   ${inScope}`,
+    `  feedback   ${feedback} pieces kept (\`router feedback list\`)`,
+  ];
 }
 
 function formatConfig(config: ConfigReport): string[] {

@@ -7,6 +7,7 @@ import type { RiskyReport, SkillProblem } from "../skills/types.js";
 import { llmOptions } from "../config/llm-options.js";
 import { modelOptions } from "../config/model-options.js";
 import { addSettingOptions, LLM_FLAGS, settingsOf } from "../config/setting-options.js";
+import { indexScopeText } from "./index-scope-text.js";
 import { shareScaleBasis } from "./share-scale-basis.js";
 import { EXIT } from "./exit-codes.js";
 import { indexProgress } from "./index-progress.js";
@@ -70,6 +71,11 @@ export function formatSummary(summary: IndexSummary, verbose: boolean): string {
   ];
   if (summary.calibration) lines.push(...calibrationLines(summary.calibration));
   if (summary.shareScale) lines.push(...shareScaleLines(summary.shareScale));
+  if (summary.scope) {
+    lines.push(`  in scope   ${indexScopeText(summary.scope)}`, "             (how sure the router must be that some skill applies before it injects one, learned from this index's own texts)");
+  }
+  if (summary.feedback.examples + summary.feedback.negatives > 0) lines.push(`  feedback   ${feedbackText(summary.feedback)}`);
+  if (summary.refit) lines.push(`             decision refit from ${summary.refit.examples} confirmed requests and ${summary.refit.none} that no skill should answer`);
   if (summary.invalid.length > 0) lines.push("", "Invalid (not indexed):", ...problemLines(summary.invalid));
   if (summary.risky.length > 0) lines.push("", ...riskyLines(summary.risky, verbose));
   if (summary.warnings.length > 0) {
@@ -108,6 +114,11 @@ function calibrationLines({ floor, absentRouted, everydayRouted }: EvidenceCalib
     "             and by meaning (dense); a request is routed only when its best skill matches it better than that)",
     `             expected: ${percent(1 - absentRouted)} of requests whose skill is missing get none; ${percent(everydayRouted)} of everyday chat routes to a skill`,
   ];
+}
+
+/** What the index's feedback teaches it. */
+function feedbackText(feedback: IndexSummary["feedback"]): string {
+  return `${feedback.examples} requests from use are examples of their skill (${feedback.lone} not yet agreed with by another), ${feedback.negatives} are negatives of a skill injected wrongly`;
 }
 
 /** How far the index's confidences were flattened, and the evidence for it. */

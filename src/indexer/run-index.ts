@@ -9,6 +9,7 @@ import { queryEncoderOver } from "../models/query-encoder.js";
 import type { EvidenceCalibration } from "../calibrate/calibrate-evidence.js";
 import { calibrateIndex, clearCalibration, MIN_CALIBRATION_SKILLS, needsCalibration, type IndexCalibration } from "../calibrate/calibrate-index.js";
 import type { ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
+import type { IndexScope } from "../store/index-scope.js";
 import type { Embedder } from "../models/embedder.js";
 import { loadSkills, type LoadedSkill, type LoadResult } from "../skills/load-skills.js";
 import { countTokens } from "../skills/token-count.js";
@@ -85,6 +86,8 @@ export interface IndexSummary {
   calibration: EvidenceCalibration | undefined;
   /** How sharp the default ranking's shares are on this index, measured with the calibration (none when too few skills have requests to hold out). */
   shareScale: ShareScaleMeasure | undefined;
+  /** Which in-scope model serves its request-written manifests, measured with the calibration (none when too few skills have requests to hold out). */
+  scope: IndexScope | undefined;
   durationMs: number;
 }
 
@@ -164,6 +167,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       refit: measured.refit,
       calibration: measured.evidence,
       shareScale: measured.shareScale,
+      scope: measured.scope,
       durationMs: performance.now() - started,
     };
   } finally {

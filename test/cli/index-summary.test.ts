@@ -30,6 +30,7 @@ const summary: IndexSummary = {
   indexVersion: 1,
   feedback: { examples: 0, lone: 0, negatives: 0, skills: 0, embedded: 0 },
   refit: undefined,
+  scope: undefined,
   calibration: { floor: { bm25: 0.26, q2qMax: 0.67, samples: 40, indexVersion: 1 }, absentRouted: 0.42, everydayRouted: 0.04 },
   shareScale: { scale: 0.85, samples: 40, rankedFirst: 0.7 },
   durationMs: 1000,
