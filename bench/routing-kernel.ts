@@ -52,4 +52,6 @@ console.log("| dot product | routes | route p50 ms | retrieval + scoring p50 ms 
 console.log(row("simd"));
 console.log(row("plain"));
 const saved = 1 - percentiles(times.simd.total).p50 / percentiles(times.plain.total).p50;
-console.log(`\nThe kernel saves ${(100 * saved).toFixed(1)}% of a cold route's p50 (retrieval and scoring alone: ${(100 * (1 - percentiles(times.simd.routing).p50 / percentiles(times.plain.routing).p50)).toFixed(1)}%)`);
+console.log(
+  `\nThe kernel saves ${(100 * saved).toFixed(1)}% of a cold route's p50 (retrieval and scoring alone: ${(100 * (1 - percentiles(times.simd.routing).p50 / percentiles(times.plain.routing).p50)).toFixed(1)}%)`,
+);
