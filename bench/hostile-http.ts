@@ -1,4 +1,4 @@
-// Hostile HTTP against `router serve` on loopback: 10,000 requests with bad bodies, headers, methods, content
+// Hostile HTTP against `router serve` on loopback: 15,000 requests with bad bodies, headers, methods, content
 // types, oversized and abandoned bodies, on kept-alive connections; prints what came back as a markdown table.
 // Usage: npx tsx bench/hostile-http.ts [requests]
 import { spawn } from "node:child_process";
@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { runIndex } from "../src/indexer/run-index.js";
 import { printable, UNUSUAL_CONTENT_TYPES } from "../test/helpers/hostile-inputs.js";
 
-const REQUESTS = Number(process.argv[2] ?? 10_000);
+const REQUESTS = Number(process.argv[2] ?? 15_000);
 const CONNECTIONS = 8;
 const MAX_BODY = 64 * 1024;
 const SKILLS = fileURLToPath(new URL("../data/skills", import.meta.url));

@@ -1,5 +1,5 @@
 // Hostile input, both halves: how long files at the size and nesting limits hold up `router index`
-// (bench/hostile-index.ts) and 10,000 hostile HTTP requests to `router serve` (bench/hostile-http.ts).
+// (bench/hostile-index.ts) and 15,000 hostile HTTP requests to `router serve` (bench/hostile-http.ts).
 // Writes the "Hostile input" section of bench/RESULTS.md. Usage: npx tsx bench/hostile.ts
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
