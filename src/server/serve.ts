@@ -19,6 +19,7 @@ import { LINGER_MS } from "./unread-body.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordIndex, type ServerMetrics } from "./metrics.js";
 import { watchSkills, type SkillWatcher } from "./skill-watcher.js";
+import { preloadHanGlosses } from "../text/han-gloss.js";
 
 export type ServeOptions = Pick<Settings, "db" | "host" | "port"> &
   Partial<Omit<Settings, "db" | "host" | "port" | "logLevel">> & {
@@ -187,6 +188,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       : undefined;
     // A successful watch run has loaded the index already.
     if (!slot.router) await tryLoad(indexed);
+    void preloadHanGlosses();
   })();
 
   const poll = settings.reloadIntervalMs > 0 ? setInterval(() => void (slot.router ? reloader.check() : retryLoad()), settings.reloadIntervalMs) : undefined;

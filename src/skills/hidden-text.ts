@@ -9,6 +9,14 @@ const ZERO_WIDTH = /[\u200B\u2060\u180E\uFEFF]|(?<=[\x20-\x7E])[\u200C\u200D](?=
 // A stray zero-width space is a copy-paste accident; this many on one line is a pattern.
 const ZERO_WIDTH_PER_LINE = 3;
 
+// Every character the three patterns above can match, so a text without any is known to hide nothing in one pass.
+const ANY_HIDDEN = /[\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\u180E\uFEFF]/u;
+
+/** Whether the text holds any character a person does not see (one of those the patterns above count). */
+export function hasHiddenText(text: string): boolean {
+  return ANY_HIDDEN.test(text);
+}
+
 /** What a line hides: tag text decoded to ASCII, and how many bidi controls and zero-width characters it holds. */
 export interface HiddenText {
   tagText: string;

@@ -11,6 +11,8 @@ export interface RiskRuleCheck {
   rule: RiskRule;
   /** What the rule flags, in a person's words. */
   meaning: string;
+  /** Matches somewhere in every text a line of which breaks the rule: tested once per text, it spares the lines of most texts the rule's own patterns. */
+  gate: RegExp;
   /** The matched text when line `index` breaks the rule. */
   check(lines: string[], index: number): string | undefined;
 }
@@ -85,6 +87,7 @@ export const RISK_RULES: RiskRuleCheck[] = [
   {
     rule: "download-and-run",
     meaning: "tells the agent or user to download a program or archive and run it",
+    gate: downloadOfProgram,
     check(lines, index) {
       const line = lines[index]!;
       const run = namedExecutableRun.exec(line) ?? runTheDownload.exec(line);
@@ -95,6 +98,7 @@ export const RISK_RULES: RiskRuleCheck[] = [
   {
     rule: "password-protected-archive",
     meaning: "hands out an archive or program with its password: packing that keeps virus scanners from reading it",
+    gate: /extract|unzip|unpack|unrar|decompress|\.(?:zip|rar|7z|exe)\b/i,
     check: lineMatch(
       /\b(?:extract|unzip|unpack|unrar|decompress)\b[^\n]{0,40}?\b(?:pass(?:word|phrase)?|pwd)\b[\x60'"*]*\s*(?:[:=]|\s[\x60'"])|\.(?:zip|rar|7z|exe)\b[^\n]{0,30}\(\s*pass(?:word)?\s*[:=]/i,
     ),
@@ -102,6 +106,7 @@ export const RISK_RULES: RiskRuleCheck[] = [
   {
     rule: "command-from-paste-site",
     meaning: "has the agent or user run a command kept on a paste site, which anyone can change and nobody vouches for",
+    gate: pasteSite,
     check(lines, index) {
       const paste = pasteSite.exec(lines[index]!);
       return paste && commandWords.test(around(lines, index, 2, 2)) ? paste[0] : undefined;
@@ -110,6 +115,7 @@ export const RISK_RULES: RiskRuleCheck[] = [
   {
     rule: "remote-script-from-ip",
     meaning: "pipes a script from a bare IP address into a shell",
+    gate: /https?:\/\/\d/i,
     check: lineMatch(
       new RegExp(String.raw`\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^\n]{0,200}?${IP_URL}[^\n]{0,200}?${SHELL_SINK}|(?:ba)?sh\s+-c\s*["']?\$\(\s*(?:curl|wget)\b[^\n)]{0,200}${IP_URL}`, "i"),
     ),
@@ -117,6 +123,7 @@ export const RISK_RULES: RiskRuleCheck[] = [
   {
     rule: "decoded-to-shell",
     meaning: "decodes hidden text and runs it as a command",
+    gate: /base64|b64decode|atob\(|xxd|openssl|uudecode|powershell|exec/i,
     check: lineMatch(
       new RegExp(
         String.raw`${DECODE}[^\n]{0,200}?${SHELL_SINK}|\b(?:eval|exec|iex|(?:ba)?sh\s+-c)\b[^\n]{0,20}\$\([^\n]{0,300}?${DECODE}|powershell[^\n]{0,200}\s-e(?:nc(?:odedcommand)?)?\s+[A-Za-z0-9+/=]{20}|\bexec\s*\(\s*[\w.]{0,60}(?:b64decode|decompress|fromhex)\(`,
@@ -127,6 +134,7 @@ export const RISK_RULES: RiskRuleCheck[] = [
   {
     rule: "reverse-shell",
     meaning: "opens a shell for a remote machine to control",
+    gate: /\/dev\/tcp\/|\bnc(?:at)?\b|\bsocat\b|\bbash\s+-i|\bmkfifo\b|\bpty\.spawn\(/i,
     check: lineMatch(
       /\/dev\/tcp\/[^\s/]{1,100}\/\d|\bnc(?:at)?\b[^\n]{0,100}\s-[ec]\s+\/bin\/(?:ba)?sh|\bsocat\b[^\n]{0,100}\bexec:[^\n]{0,100}\bsh\b|\bbash\s+-i\s*>&|\bmkfifo\s+\/tmp\/\w{1,40}[^\n]{0,200}\|\s*nc\b|\bpty\.spawn\(\s*["']\/bin\/(?:ba)?sh/i,
     ),
@@ -134,6 +142,7 @@ export const RISK_RULES: RiskRuleCheck[] = [
   {
     rule: "credential-exfiltration",
     meaning: "tells the agent to send secrets or private files somewhere",
+    gate: new RegExp(String.raw`${SEND}|\bbe\s+(?:sent|posted|uploaded|forwarded|transmitted|submitted)\b|\bpass\b`, "i"),
     check(lines, index) {
       const line = lines[index]!;
       const direct = secretsSentTo.exec(line);
@@ -150,6 +159,7 @@ export const RISK_RULES: RiskRuleCheck[] = [
   {
     rule: "conceal-from-user",
     meaning: "tells the agent to keep from the user where data goes or what it runs",
+    gate: /user|secretly|covertly|stealthily|silently/i,
     check(lines, index) {
       const line = lines[index]!;
       const hide = CONCEAL.exec(line);
@@ -161,6 +171,7 @@ export const RISK_RULES: RiskRuleCheck[] = [
   {
     rule: "override-instructions",
     meaning: "talks to the model over the user's head: overrides its instructions or poses as the system",
+    gate: /ignore|disregard|forget|override|bypass|<\/?system>|you are now in/i,
     check: lineMatch(
       /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:(?:the|your|my|of the)\s+)?(?:previous|prior|above|earlier|preceding|former|original|system)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|messages)\b|<\/?system>|\byou are now in\s+\w{1,30}\s+mode\b/i,
       { unquoted: true },

@@ -1,6 +1,6 @@
 import type { RiskFlag, RiskRule, SkillFormat } from "../store/records.js";
-import { describeHidden, hiddenTextOf, visibleText } from "./hidden-text.js";
-import { RISK_RULES } from "./risk-rules.js";
+import { describeHidden, hasHiddenText, hiddenTextOf, visibleText } from "./hidden-text.js";
+import { RISK_RULES, type RiskRuleCheck } from "./risk-rules.js";
 import type { ParsedSkill, SkillDocument } from "./types.js";
 
 /** What `router index --risky` does with a flagged skill: index it with a warning, or leave it out. */
@@ -19,7 +19,8 @@ const EXCERPT_CHARS = 120;
 // A skill that breaks rules on every line needs no more than this many to be judged.
 const MAX_FLAGS = 50;
 // Base64 long enough to carry a sentence; shorter runs are hashes and ids, much longer ones data (an image, a file).
-const BASE64_RUN = /[A-Za-z0-9+/]{24,}={0,2}/g;
+// A run is only looked for where one can start, so an ordinary word costs its length once, not once per letter.
+const BASE64_RUN = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}/g;
 const MAX_DECODED_RUN = 4096;
 
 /** The risk flags of a parsed skill: its file's lines for a skill folder; for a tool, every text of its definition as injected. */
@@ -43,16 +44,21 @@ function textsOf(value: unknown): string[] {
 /** Every line of `text` that breaks a rule, once per rule and line, in line order. */
 export function scanRisks(text: string): RiskFlag[] {
   const raw = text.split(/\r?\n/);
-  const lines = raw.map(visibleText);
+  // Most texts hide nothing: their lines are read as they are.
+  const hides = hasHiddenText(text);
+  const lines = hides ? raw.map(visibleText) : raw;
+  const rules = rulesThatMayMatch(lines);
   const flags: RiskFlag[] = [];
   const flag = (rule: RiskRule, index: number, excerpt: string) => flags.push({ rule, line: index + 1, excerpt: clip(excerpt) });
   raw.forEach((line, index) => {
-    const hidden = hiddenTextOf(line);
-    const described = describeHidden(hidden);
-    if (described) flag("hidden-characters", index, described);
-    // Text in tag characters is read by the model: its instructions are judged like visible ones.
-    for (const broken of rulesBrokenBy(hidden.tagText)) flag(broken.rule, index, `hidden: ${broken.excerpt}`);
-    for (const rule of RISK_RULES) {
+    if (hides) {
+      const hidden = hiddenTextOf(line);
+      const described = describeHidden(hidden);
+      if (described) flag("hidden-characters", index, described);
+      // Text in tag characters is read by the model: its instructions are judged like visible ones.
+      for (const broken of rulesBrokenBy(hidden.tagText)) flag(broken.rule, index, `hidden: ${broken.excerpt}`);
+    }
+    for (const rule of rules) {
       const matched = rule.check(lines, index);
       if (matched !== undefined) flag(rule.rule, index, inContext(lines[index]!, matched));
     }
@@ -71,12 +77,18 @@ export function scanRisks(text: string): RiskFlag[] {
 function rulesBrokenBy(text: string): { rule: RiskRule; excerpt: string }[] {
   if (text.trim() === "") return [];
   const lines = text.split(/\r?\n/).map(visibleText);
-  return RISK_RULES.flatMap((rule) =>
+  return rulesThatMayMatch(lines).flatMap((rule) =>
     lines.flatMap((_, index) => {
       const excerpt = rule.check(lines, index);
       return excerpt === undefined ? [] : [{ rule: rule.rule, excerpt }];
     }),
   );
+}
+
+/** The rules whose gate the text passes: a rule whose gate nothing matches cannot flag any of its lines. */
+function rulesThatMayMatch(lines: string[]): RiskRuleCheck[] {
+  const text = lines.join("\n");
+  return RISK_RULES.filter((rule) => rule.gate.test(text));
 }
 
 /** The readable texts that base64 runs on a line decode to (an image or a hash decodes to bytes, not text). */
