@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { MAX_QUERY_CHARS, MAX_SKILL_NAME_CHARS } from "./limits.js";
+import { MAX_SKILL_NAME_CHARS } from "./limits.js";
+import { userMessageSchema } from "./route.js";
 
 // The feedback contract: what `POST /feedback`, `router feedback`, the client's `feedback()` and MCP `report_skill`
 // accept and answer. A user's own requests are the best examples a skill can have: each answer confirmed or corrected
@@ -7,11 +8,7 @@ import { MAX_QUERY_CHARS, MAX_SKILL_NAME_CHARS } from "./limits.js";
 
 export const feedbackRequestSchema = z
   .object({
-    query: z
-      .string()
-      .max(MAX_QUERY_CHARS)
-      .refine((query) => query.trim() !== "", "The query is empty or only whitespace")
-      .meta({ description: "The user's message, as it was routed.", example: "my pod keeps restarting with CrashLoopBackOff" }),
+    query: userMessageSchema.meta({ description: "The user's message, as it was routed.", example: "my pod keeps restarting with CrashLoopBackOff" }),
     skill: z.string().min(1).max(MAX_SKILL_NAME_CHARS).nullable().meta({ description: "The skill that should have been injected for it, or null when none should have been." }),
     route_id: z.string().max(64).optional().meta({ description: "The `route_id` of the answer this is about: it says which skill was injected." }),
   })

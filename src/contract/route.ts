@@ -6,6 +6,12 @@ import { DEFAULT_K, MAX_CONTEXT_MESSAGES, MAX_K, MAX_QUERY_CHARS, MAX_SKILL_NAME
 
 const skillName = z.string().min(1).max(MAX_SKILL_NAME_CHARS);
 
+/** A user's message as every request carries it: routed, or the subject of feedback. */
+export const userMessageSchema = z
+  .string()
+  .max(MAX_QUERY_CHARS)
+  .refine((query) => query.trim() !== "", "The query is empty or only whitespace");
+
 export const contextMessageSchema = z.union([z.string().max(MAX_QUERY_CHARS), z.object({ role: z.string().max(64).optional(), content: z.string().max(MAX_QUERY_CHARS) })]);
 
 export const routeOptionsSchema = z
@@ -36,11 +42,7 @@ export const routeOptionsSchema = z
 
 export const routeRequestSchema = routeOptionsSchema
   .extend({
-    query: z
-      .string()
-      .max(MAX_QUERY_CHARS)
-      .refine((query) => query.trim() !== "", "The query is empty or only whitespace")
-      .meta({ description: "The user's message", example: "my pod keeps restarting with CrashLoopBackOff" }),
+    query: userMessageSchema.meta({ description: "The user's message", example: "my pod keeps restarting with CrashLoopBackOff" }),
   })
   .strict()
   .meta({ id: "RouteRequest" });
