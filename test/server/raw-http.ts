@@ -74,7 +74,19 @@ export interface SocketTranscript {
 }
 
 /** Writes `requests` back to back on one TCP connection (pipelined), half-closes, and reads every answer until the server closes. */
-export function onOneConnection(url: string, requests: Buffer[]): Promise<SocketTranscript> {
+export async function onOneConnection(url: string, requests: Buffer[]): Promise<SocketTranscript> {
+  const { received, error } = await readUntilClose(url, (socket) => {
+    const writeAll = async () => {
+      for (const request of requests) if (!socket.write(request)) await once(socket, "drain");
+      socket.end();
+    };
+    writeAll().catch(() => undefined);
+  });
+  return { statuses: [...received.toString("latin1").matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1])), error };
+}
+
+/** Opens a connection, lets `write` send on it, and collects every byte the server sends until it closes. */
+function readUntilClose(url: string, write: (socket: net.Socket) => void): Promise<{ received: Buffer; error: string | undefined }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
@@ -82,21 +94,8 @@ export function onOneConnection(url: string, requests: Buffer[]): Promise<Socket
     let error: string | undefined;
     socket.on("data", (chunk: Buffer) => received.push(chunk));
     socket.on("error", (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message));
-    socket.on("close", () =>
-      resolve({
-        statuses: [
-          ...Buffer.concat(received)
-            .toString("latin1")
-            .matchAll(/HTTP\/1\.1 (\d{3}) /g),
-        ].map((match) => Number(match[1])),
-        error,
-      }),
-    );
-    const writeAll = async () => {
-      for (const request of requests) if (!socket.write(request)) await once(socket, "drain");
-      socket.end();
-    };
-    writeAll().catch(() => undefined);
+    socket.on("close", () => resolve({ received: Buffer.concat(received), error }));
+    write(socket);
   });
 }
 
@@ -127,21 +126,11 @@ export interface RawExchange {
 }
 
 /** Writes `bytes` on a new connection and, without closing its side (a client that stalls), reads until the server closes. */
-export function sendAndWait(url: string, bytes: Buffer): Promise<RawExchange> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(port), hostname);
-    const received: Buffer[] = [];
-    let error: string | undefined;
-    socket.on("data", (chunk: Buffer) => received.push(chunk));
-    socket.on("error", (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message));
-    socket.on("close", () => {
-      const text = Buffer.concat(received).toString("utf8");
-      const [head = "", body = ""] = text.split("\r\n\r\n", 2);
-      const [statusLine = "", ...fields] = head.split("\r\n");
-      const headers = Object.fromEntries(fields.map((field) => [field.slice(0, field.indexOf(":")).toLowerCase(), field.slice(field.indexOf(":") + 1).trim()]));
-      resolve({ status: /^HTTP\/1\.1 (\d{3}) /.exec(statusLine) ? Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)![1]) : undefined, headers, body, error });
-    });
-    socket.write(bytes, () => undefined);
-  });
+export async function sendAndWait(url: string, bytes: Buffer): Promise<RawExchange> {
+  const { received, error } = await readUntilClose(url, (socket) => socket.write(bytes, () => undefined));
+  const [head = "", body = ""] = received.toString("utf8").split("\r\n\r\n", 2);
+  const [statusLine = "", ...fields] = head.split("\r\n");
+  const headers = Object.fromEntries(fields.map((field) => [field.slice(0, field.indexOf(":")).toLowerCase(), field.slice(field.indexOf(":") + 1).trim()]));
+  const status = /^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1];
+  return { status: status === undefined ? undefined : Number(status), headers, body, error };
 }
