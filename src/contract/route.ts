@@ -133,6 +133,12 @@ export type RouteOptions = z.infer<typeof routeOptionsSchema> & {
 export type Signals = z.infer<typeof signalsSchema>;
 export type RankedSkill = z.infer<typeof rankedSkillSchema>;
 export type RouteResult = z.infer<typeof routeResultSchema>;
+
+/** A message and the id of the router's answer to it: what an integration keeps to report on that answer later. */
+export interface AnsweredQuery {
+  query: string;
+  route_id: string;
+}
 export type RouteTiming = z.infer<typeof routeTimingSchema>;
 export type Decision = RouteResult["decision"];
 export type NoneReason = (typeof NONE_REASONS)[number];

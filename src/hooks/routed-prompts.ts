@@ -2,12 +2,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-
-/** A prompt as the router saw it, and the id of the router's answer. */
-export interface RoutedPrompt {
-  query: string;
-  route_id: string;
-}
+import type { AnsweredQuery } from "../contract/route.js";
 
 /**
  * The last routed prompt of each Claude Code session, kept between the hook's runs (each prompt and each tool call is
@@ -15,9 +10,9 @@ export interface RoutedPrompt {
  */
 export interface RoutedPrompts {
   /** Remembers the session's prompt, or forgets the last one (`undefined`): a skill loaded now is not for it. */
-  remember(sessionId: string, prompt: RoutedPrompt | undefined): void;
+  remember(sessionId: string, prompt: AnsweredQuery | undefined): void;
   /** The session's last routed prompt, once: a second skill loaded for the same prompt is not reported. */
-  take(sessionId: string): RoutedPrompt | undefined;
+  take(sessionId: string): AnsweredQuery | undefined;
 }
 
 /** Per user, in the system's temporary folder: the prompts are only needed until Claude loads a skill for them. */
@@ -43,7 +38,7 @@ export function routedPromptsIn(dir: string): RoutedPrompts {
       try {
         const file = fileOf(sessionId);
         if (!file) return undefined;
-        const prompt = JSON.parse(readFileSync(file, "utf8")) as Partial<RoutedPrompt>;
+        const prompt = JSON.parse(readFileSync(file, "utf8")) as Partial<AnsweredQuery>;
         rmSync(file, { force: true });
         return typeof prompt.query === "string" && typeof prompt.route_id === "string" ? { query: prompt.query, route_id: prompt.route_id } : undefined;
       } catch {

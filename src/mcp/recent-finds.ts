@@ -1,24 +1,21 @@
+import type { AnsweredQuery } from "../contract/route.js";
+
 // find_skill answers a session remembers: more than an agent has questions in one conversation.
 const REMEMBERED = 100;
-
-export interface FoundAnswer {
-  query: string;
-  route_id: string;
-}
 
 /** The find_skill answers of one MCP session: each query's route_id, and the last answer no read_skill has followed yet. */
 export interface RecentFinds {
   /** An answer the router chose; one to a message that calls a skill by name is not kept, as the router chose nothing. */
-  found(answer: FoundAnswer, invoked: string | null): void;
+  found(answer: AnsweredQuery, invoked: string | null): void;
   /** The route_id of this session's latest answer to this query. */
   routeIdOf(query: string): string | undefined;
   /** The last answer, once: the message a skill read next is used for. */
-  takeUnread(): FoundAnswer | undefined;
+  takeUnread(): AnsweredQuery | undefined;
 }
 
 export function recentFinds(): RecentFinds {
   const routeIds = new Map<string, string>();
-  let unread: FoundAnswer | undefined;
+  let unread: AnsweredQuery | undefined;
   return {
     found(answer, invoked) {
       unread = invoked === null ? answer : undefined;
