@@ -1,4 +1,3 @@
-import { isUtf8 } from "node:buffer";
 import type { MiddlewareHandler } from "hono";
 import { createError } from "../errors.js";
 import { clip } from "./echo-limits.js";
@@ -30,7 +29,8 @@ export function unreadableJsonBody({ contentType, contentEncoding, transferEncod
   return undefined;
 }
 
-const UTF8_DECODER = new TextDecoder();
+// Fatal: a body that is not UTF-8 is refused, not decoded with replacement characters.
+const UTF8_DECODER = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Answers 415 UNSUPPORTED_MEDIA_TYPE before the body is read, for any body the JSON validator would not read as JSON,
@@ -44,11 +44,16 @@ export function requireJsonBody(): MiddlewareHandler {
     const problem = unreadableJsonBody(headers);
     if (problem) throw createError("UNSUPPORTED_MEDIA_TYPE", `Send the body as application/json (got ${problem})`);
     const bytes = await c.req.arrayBuffer();
-    if (!isUtf8(bytes)) throw createError("BODY_NOT_UTF8", "The request body is not valid UTF-8: JSON must be sent as UTF-8");
+    let text: string;
+    try {
+      text = UTF8_DECODER.decode(bytes);
+    } catch {
+      throw createError("BODY_NOT_UTF8", "The request body is not valid UTF-8: JSON must be sent as UTF-8");
+    }
     // The validator reads the body as text from Hono's cache: decoded here, or Hono would build a Response from the
     // cached bytes to decode them, which doubled the CPU a cached answer costs the server.
     // (Hono keeps each body read as its promise, whatever its BodyCache type says; the route tests read through it.)
-    (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(UTF8_DECODER.decode(bytes));
+    (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
     return next();
   };
 }
