@@ -5,8 +5,11 @@ import { openIndexForWrite } from "../store/database.js";
 import { bumpIndexVersion, readMeta } from "../store/index-meta.js";
 import { applyFeedback, type FeedbackApplied } from "../indexer/apply-feedback.js";
 import { buildRoutingData } from "../indexer/build-routing-data.js";
-import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
+import { queryEncoderOver } from "../models/query-encoder.js";
 import { refitFromFeedback, type FeedbackRefit } from "./refit-from-feedback.js";
+
+// Requests the refit routes more than once (its folds) are embedded once.
+const REFIT_QUERY_CACHE = 1_000;
 
 export interface FeedbackRun {
   indexVersion: number;
@@ -23,17 +26,15 @@ export interface FeedbackRun {
 export async function applyFeedbackRun(file: string, models: EmbedderOptions = {}): Promise<FeedbackRun> {
   const db = openIndexForWrite(file);
   let embedder: Embedder | undefined;
-  let encoder: QueryEncoder | undefined;
   try {
     db.exec("BEGIN IMMEDIATE");
     try {
-      // Only requests without a vector of the index's embedder (imported ones) need the model.
-      const feedback = await applyFeedback(db, async (texts) => {
-        embedder ??= await createEmbedder({ ...models, indexEmbedder: readMeta(db).embedder ?? null });
-        return embedder.embed(texts);
-      });
+      const indexEmbedder = readMeta(db).embedder ?? null;
+      // Loaded once, only when needed: for requests without a vector of the index's embedder (imported ones), or a refit.
+      const loadEmbedder = async () => (embedder ??= await createEmbedder({ ...models, indexEmbedder }));
+      const feedback = await applyFeedback(db, async (texts) => (await loadEmbedder()).embed(texts));
       if (feedback.skills > 0) buildRoutingData(db);
-      const refit = await refitFromFeedback(db, async () => (encoder ??= await createQueryEncoder({ ...models, indexEmbedder: readMeta(db).embedder ?? null })));
+      const refit = await refitFromFeedback(db, async () => queryEncoderOver(await loadEmbedder(), REFIT_QUERY_CACHE));
       const indexVersion = feedback.skills > 0 || refit ? bumpIndexVersion(db, new Date().toISOString()) : readMeta(db).indexVersion;
       db.exec("COMMIT");
       return { indexVersion, feedback, refit };
@@ -43,7 +44,6 @@ export async function applyFeedbackRun(file: string, models: EmbedderOptions = {
     }
   } finally {
     await embedder?.close();
-    await encoder?.close();
     db.close();
   }
 }
