@@ -46,7 +46,8 @@ export async function applyFeedback(db: IndexDatabase, embed: EmbedTexts): Promi
   const applied: FeedbackApplied = { examples: 0, lone: 0, negatives: 0, skills: 0, embedded };
   for (const name of new Set([...examples.keys(), ...negatives.keys(), ...withUsage])) {
     const id = skillIds.get(name)!;
-    const own = readSkillTexts(db, id, dimension).filter((text) => !text.kind.startsWith("usage"));
+    const current = readSkillTexts(db, id, dimension);
+    const own = current.filter((text) => !text.kind.startsWith("usage"));
     const confirmed = (examples.get(name) ?? []).slice(0, MAX_USAGE_TEXTS);
     const agreed = confirmed.filter((row) => confirmed.some((other) => other !== row && dotRow(row.vector!, other.vector!, 0, dimension) >= AGREEMENT));
     const lone = confirmed.filter((row) => !agreed.includes(row));
@@ -56,7 +57,7 @@ export async function applyFeedback(db: IndexDatabase, embed: EmbedTexts): Promi
     applied.examples += confirmed.length;
     applied.lone += lone.length;
     applied.negatives += wrong.length;
-    if (sameTexts(readSkillTexts(db, id, dimension), texts)) continue;
+    if (sameTexts(current, texts)) continue;
     replaceSkillTexts(db, id, texts);
     applied.skills++;
   }
