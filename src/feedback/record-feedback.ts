@@ -1,4 +1,4 @@
-import type { FeedbackEntry, FeedbackRequest } from "../contract/feedback.js";
+import type { FeedbackEntry, FeedbackRequest, FeedbackResult } from "../contract/feedback.js";
 import type { Router } from "../route/router.js";
 import { saveFeedback, type FeedbackRow } from "../store/feedback-rows.js";
 import { writeWhenFree } from "../store/write-when-free.js";
@@ -10,6 +10,11 @@ import { writeWhenFree } from "../store/write-when-free.js";
 export async function recordFeedback(router: Router, db: string, request: FeedbackRequest, client: string, waitMs: number): Promise<{ row: FeedbackRow; duplicate: boolean }> {
   const judged = await router.feedback(request);
   return writeWhenFree(db, (writer) => saveFeedback(writer, { ...judged, client }), waitMs);
+}
+
+/** What a server answers for recorded feedback: `applies` says when it takes effect, unless it was said before. */
+export function feedbackResult({ row, duplicate }: { row: FeedbackRow; duplicate: boolean }, applies: string): FeedbackResult {
+  return { stored: toFeedbackEntry(row), duplicate, applies: duplicate ? "said before: applied with it" : applies };
 }
 
 /** A stored row as every way out answers it, in the wire's snake_case. */

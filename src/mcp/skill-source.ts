@@ -2,7 +2,7 @@ import type { RouterClient } from "../client/router-client.js";
 import type { FeedbackRequest, FeedbackResult } from "../contract/feedback.js";
 import type { RouteOptions, RouteResult } from "../contract/route.js";
 import type { SkillDetail } from "../contract/skills.js";
-import { recordFeedback, toFeedbackEntry } from "../feedback/record-feedback.js";
+import { recordFeedback, feedbackResult } from "../feedback/record-feedback.js";
 import { createRouter, type RouterOptions } from "../route/router.js";
 
 /** Who reports feedback from `router mcp`, as the index records it (X-Router-Client with --url). */
@@ -46,10 +46,9 @@ export async function localSkillSource(db: string, options: LocalSourceOptions =
     },
     async feedback(request) {
       await router.refresh();
-      const { row, duplicate } = await recordFeedback(router, db, request, MCP_CLIENT_NAME, FEEDBACK_WAIT_MS);
-      if (!duplicate) applyFeedback?.();
-      const applies = applyFeedback ? "within seconds, once this MCP server has folded it into the index" : "on the next `router index` or `router feedback apply`";
-      return { stored: toFeedbackEntry(row), duplicate, applies: duplicate ? "said before: applied with it" : applies };
+      const recorded = await recordFeedback(router, db, request, MCP_CLIENT_NAME, FEEDBACK_WAIT_MS);
+      if (!recorded.duplicate) applyFeedback?.();
+      return feedbackResult(recorded, applyFeedback ? "within seconds, once this MCP server has folded it into the index" : "on the next `router index` or `router feedback apply`");
     },
     close: () => router.close(),
   };

@@ -29,7 +29,7 @@ export interface RouterSlot {
 }
 
 /** Stores what a client said of an answer (server/serve.ts records it in the index and applies it within seconds). */
-export type FeedbackSink = (request: FeedbackRequest, client: string) => Promise<FeedbackResult>;
+export type FeedbackSink = (router: Router, request: FeedbackRequest, client: string) => Promise<FeedbackResult>;
 
 export type AppOptions = Partial<Pick<Settings, "apiKey" | "metricsPublic" | "corsOrigins" | "maxBodyBytes" | "requestTimeoutMs" | "decisionLog" | "explorer">> & {
   logger?: Logger;
@@ -164,10 +164,10 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
   });
 
   app.openapi(feedbackEndpoint, async (c) => {
-    ready(slot);
+    const router = ready(slot);
     if (!options.feedback) throw createError("NOT_READY", "This server takes no feedback: it was started without an index file to keep it in");
     const client = c.req.valid("header")["x-router-client"]?.trim() || "api";
-    return c.json(await options.feedback(c.req.valid("json"), client), 201);
+    return c.json(await options.feedback(router, c.req.valid("json"), client), 201);
   });
 
   if (settings.explorer) addExplorer(app, () => ready(slot), { maxBodyBytes: settings.maxBodyBytes, logger });

@@ -5,10 +5,10 @@ import { modelOptions } from "../config/model-options.js";
 import { withDefaults, type Settings } from "../config/settings.js";
 import { createError, isRouterError, type RouterError } from "../errors.js";
 import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
-import { createRouter, type Router, type RouterOptions } from "../route/router.js";
+import { createRouter, type RouterOptions } from "../route/router.js";
 import { asIndexError, openIndexForRead } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
-import { recordFeedback, toFeedbackEntry } from "../feedback/record-feedback.js";
+import { recordFeedback, feedbackResult } from "../feedback/record-feedback.js";
 import { createApp, type FeedbackSink, type RouterSlot } from "./app.js";
 import { drainServer } from "./drain-server.js";
 import { createIndexReloader } from "./index-reloader.js";
@@ -63,10 +63,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Feedback is committed to the index file, then folded into its texts by a `router feedback apply` child process (the
   // embedding and routing data never run on this event loop); the reload that follows serves it.
   let applyFeedback: () => void = () => undefined;
-  const feedback: FeedbackSink = async (request, client) => {
-    const { row, duplicate } = await recordFeedback(readyRouter(slot), settings.db, request, client, settings.requestTimeoutMs);
-    if (!duplicate) applyFeedback();
-    return { stored: toFeedbackEntry(row), duplicate, applies: duplicate ? "said before: applied with it" : "within seconds, once this server has folded it into the index" };
+  const feedback: FeedbackSink = async (router, request, client) => {
+    const recorded = await recordFeedback(router, settings.db, request, client, settings.requestTimeoutMs);
+    if (!recorded.duplicate) applyFeedback();
+    return feedbackResult(recorded, "within seconds, once this server has folded it into the index");
   };
   const app = createApp(slot, { ...settings, logger, metrics, inFlight, feedback });
   const server = await listen(app, {
@@ -245,9 +245,4 @@ function indexSignature(db: string): string {
 function routerErrorOf(error: unknown, db: string): RouterError {
   const known = asIndexError(error, db);
   return isRouterError(known) ? known : createError("INTERNAL_ERROR", (error as Error).message);
-}
-
-function readyRouter(slot: RouterSlot): Router {
-  if (!slot.router) throw slot.error ?? createError("NOT_READY");
-  return slot.router;
 }
