@@ -85,12 +85,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let encoder: QueryEncoder | undefined;
   const load = async (): Promise<void> => {
     try {
+      const { embedder, indexVersion } = indexState(settings.db);
+      // A file whose first `router index` run has not committed yet holds tables and no version: not an index to serve,
+      // and said before any model is loaded (a server polls such a file until the run commits).
+      if (indexVersion === 0) throw createError("INDEX_NOT_FOUND", `${settings.db} has no finished index run yet: run \`router index <path> --db ${settings.db}\``, { file: settings.db });
       const modelStarted = performance.now();
       encoder = options.router?.queryEncoder
         ? undefined
         : await createQueryEncoder({
             ...modelOptions(settings),
-            indexEmbedder: indexEmbedder(settings.db),
+            indexEmbedder: embedder,
             workers: settings.embedWorkers,
             maxBatch: settings.embedMaxBatch,
             batchWindowMs: settings.embedBatchWindowMs,
@@ -106,11 +110,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         ...(encoder ? { queryEncoder: encoder } : {}),
       });
       const status = router.status();
-      // A file whose first `router index` run has not committed yet holds tables and no version: not an index to serve.
-      if (status.indexVersion === 0) {
-        await router.close();
-        throw createError("INDEX_NOT_FOUND", `${settings.db} has no finished index run yet: run \`router index <path> --db ${settings.db}\``, { file: settings.db });
-      }
       recordIndex(metrics, status, (performance.now() - indexStarted) / 1000);
       slot.router = router;
       // Said once, here and in `router doctor`, not in every answer.
@@ -222,11 +221,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
-/** The embedder that built the index, so queries are embedded the same way (read without loading the index). */
-function indexEmbedder(db: string): string | null {
+/** The embedder that built the index (queries are embedded the same way) and its version, read without loading it. */
+function indexState(db: string): { embedder: string | null; indexVersion: number } {
   const index = openIndexForRead(db);
   try {
-    return readMeta(index).embedder ?? null;
+    const meta = readMeta(index);
+    return { embedder: meta.embedder ?? null, indexVersion: meta.indexVersion };
   } finally {
     index.close();
   }
