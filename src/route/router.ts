@@ -347,7 +347,8 @@ function candidatesOf(
   const { allowed, notExcluded } = skillFilters(model, options);
   // The first name the message calls that is a skill here (exactly: "$HOME" in a pasted script calls no skill "home");
   // a skill used only when called by name is also called by its bare name.
-  const invoked = [...(query.calls ?? []).map((name) => model.byName.get(name)), namedExplicitSkill(model, query.text)].find((skill) => skill !== undefined && (allowed?.(skill) ?? true));
+  const callable = (skill: number | undefined): skill is number => skill !== undefined && (allowed?.(skill) ?? true);
+  const invoked = (query.calls ?? []).map((name) => model.byName.get(name)).find(callable) ?? [namedExplicitSkill(model, query.text)].find(callable);
   const found = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
   const candidates = invoked === undefined || found.includes(invoked) ? found : [...found, invoked];
   const called = invoked === undefined ? {} : { invoked };
@@ -392,6 +393,7 @@ function passedOver({ model, params }: Snapshot, scoring: Scoring): string[] {
 
 /** A skill used only when called by name whose name the message holds as a word of its own (case aside), if any. */
 function namedExplicitSkill(model: RouteModel, text: string): number | undefined {
+  if (model.explicitOnlySkills.length === 0) return undefined;
   const lower = text.toLowerCase();
   return model.explicitOnlySkills.find((skill) => {
     const name = model.skills[skill]!.name.toLowerCase();
