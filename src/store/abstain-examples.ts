@@ -1,4 +1,5 @@
 import type { IndexDatabase } from "./database.js";
+import { blobOf } from "./vectors.js";
 
 /** Requests no skill should answer, embedded with the index's embedder. */
 export interface AbstainExamples {
@@ -20,5 +21,5 @@ export function readAbstainExamples(db: IndexDatabase, embedder: string | null, 
 export function replaceAbstainExamples(db: IndexDatabase, embedder: string, examples: { text: string; vector: Float32Array }[]): void {
   db.prepare("DELETE FROM abstain_examples").run();
   const insert = db.prepare("INSERT OR IGNORE INTO abstain_examples (text, embedder, vector) VALUES (?, ?, ?)");
-  for (const example of examples) insert.run(example.text, embedder, Buffer.from(example.vector.buffer, example.vector.byteOffset, example.vector.byteLength));
+  for (const example of examples) insert.run(example.text, embedder, blobOf(example.vector));
 }

@@ -1,5 +1,6 @@
 import { createError } from "../errors.js";
 import type { IndexDatabase } from "./database.js";
+import { blobOf, floatsOf } from "./vectors.js";
 
 /** What a piece of feedback teaches: an example of its skill, nothing (it contradicts the skill's near misses), or that no skill fits. */
 export type FeedbackRole = "example" | "rejected" | "none";
@@ -36,7 +37,7 @@ export type NewFeedback = Pick<FeedbackRow, "query" | "skill" | "wrong" | "route
 export const FEEDBACK_LIMITS = { total: 20_000, perSkill: 1_000, perClientSkill: 200 } as const;
 
 /** One row per request: the same words with another case or spacing are the same request. */
-export function feedbackKey(query: string): string {
+function feedbackKey(query: string): string {
   return query.trim().replace(/\s+/g, " ").toLowerCase();
 }
 
@@ -53,7 +54,7 @@ export function saveFeedback(db: IndexDatabase, feedback: NewFeedback, now = new
       return { row: readFeedback(db, existing.id)!, duplicate: true };
     }
     if (!existing) checkLimits(db, feedback);
-    const vector = feedback.vector ? Buffer.from(feedback.vector.buffer, feedback.vector.byteOffset, feedback.vector.byteLength) : null;
+    const vector = feedback.vector ? blobOf(feedback.vector) : null;
     const values = [feedback.query, feedback.skill, feedback.wrong, feedback.routeId, feedback.client, feedback.role, feedback.note, feedback.embedder, vector];
     if (existing) {
       db.prepare("UPDATE feedback SET query = ?, skill = ?, wrong = ?, route_id = ?, client = ?, role = ?, note = ?, embedder = ?, vector = ?, times = 1, updated_at = ? WHERE id = ?").run(
@@ -92,7 +93,7 @@ function checkLimits(db: IndexDatabase, feedback: NewFeedback): void {
 
 const COLUMNS = "id, query, skill, wrong, route_id AS routeId, client, times, role, note, created_at AS createdAt, updated_at AS updatedAt";
 
-export function readFeedback(db: IndexDatabase, id: number): FeedbackRow | undefined {
+function readFeedback(db: IndexDatabase, id: number): FeedbackRow | undefined {
   return db.prepare(`SELECT ${COLUMNS} FROM feedback WHERE id = ?`).get(id) as FeedbackRow | undefined;
 }
 
@@ -105,13 +106,13 @@ export function listFeedback(db: IndexDatabase, skill?: string): FeedbackRow[] {
 /** Every row with its vector, for folding into the index. */
 export function embeddedFeedback(db: IndexDatabase): EmbeddedFeedback[] {
   const rows = db.prepare(`SELECT ${COLUMNS}, embedder, vector FROM feedback ORDER BY id`).all() as (FeedbackRow & { embedder: string | null; vector: Buffer | null })[];
-  return rows.map((row) => ({ ...row, vector: row.vector ? new Float32Array(row.vector.buffer, row.vector.byteOffset, row.vector.byteLength / 4) : null }));
+  return rows.map((row) => ({ ...row, vector: row.vector ? floatsOf(row.vector) : null }));
 }
 
 /** Stores vectors for rows that had none (imported), or another embedder's. */
 export function setFeedbackVectors(db: IndexDatabase, embedder: string, vectors: Map<number, Float32Array>): void {
   const update = db.prepare("UPDATE feedback SET embedder = ?, vector = ? WHERE id = ?");
-  for (const [id, vector] of vectors) update.run(embedder, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), id);
+  for (const [id, vector] of vectors) update.run(embedder, blobOf(vector), id);
 }
 
 /** Removes the rows with these ids (all with none given); the number removed. */

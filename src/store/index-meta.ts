@@ -44,7 +44,7 @@ export function readMeta(db: IndexDatabase): IndexMeta {
 
 /** A new index version, changed at `now`: servers reading the index reload it. */
 export function bumpIndexVersion(db: IndexDatabase, now: string): number {
-  const version = readMeta(db).indexVersion + 1;
+  const version = Number(readMetaValue(db, "index_version") ?? 0) + 1;
   writeMetaValue(db, "index_version", String(version));
   writeMetaValue(db, "updated_at", now);
   return version;

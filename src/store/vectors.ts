@@ -58,7 +58,7 @@ export function replaceSkillTexts(db: IndexDatabase, skillId: string, texts: Emb
   db.prepare("DELETE FROM texts WHERE skill_id = ?").run(skillId);
   const insert = db.prepare("INSERT INTO texts (skill_id, kind, text) VALUES (?, ?, ?)");
   for (const text of texts) insert.run(skillId, text.kind, text.text);
-  const vectors = Buffer.concat(texts.map((text) => Buffer.from(text.vector.buffer, text.vector.byteOffset, text.vector.byteLength)));
+  const vectors = Buffer.concat(texts.map((text) => blobOf(text.vector)));
   db.prepare("INSERT INTO skill_vectors (skill_id, vectors) VALUES (?, ?) ON CONFLICT (skill_id) DO UPDATE SET vectors = excluded.vectors").run(skillId, vectors);
 }
 
@@ -81,8 +81,13 @@ export function skillTextStrings(db: IndexDatabase): (skillId: string) => string
   return (skillId) => select.all(skillId) as string[];
 }
 
-// better-sqlite3 gives each blob a buffer of its own, so a view of it is safe; copying cost a tenth of a ms per read of 40 skills.
-function floatsOf(blob: Buffer): Float32Array {
+/** A vector as a blob column stores it: a view of its bytes, no copy. */
+export function blobOf(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+}
+
+/** A blob column's floats. better-sqlite3 gives each blob a buffer of its own, so a view of it is safe; copying cost a tenth of a ms per read of 40 skills. */
+export function floatsOf(blob: Buffer): Float32Array {
   return blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, blob.length / 4) : new Float32Array(Uint8Array.from(blob).buffer);
 }
 
