@@ -13,6 +13,7 @@ import type { ShareScale } from "../store/share-scale.js";
 import { readMeta } from "../store/index-meta.js";
 import type { RiskRule } from "../store/records.js";
 import { countSkills, listSkills } from "../store/skill-rows.js";
+import { flaggedRules } from "../skills/risk-scan.js";
 import { countTexts, countVectors } from "../store/vectors.js";
 import { EXIT } from "./exit-codes.js";
 import { indexScopeText } from "./index-scope-text.js";
@@ -162,7 +163,7 @@ async function readIndex(path: string): Promise<IndexReport> {
         },
         risky: listSkills(db)
           .filter((skill) => skill.risks.length > 0)
-          .map((skill) => ({ name: skill.name, file: skill.sourcePath, rules: [...new Set(skill.risks.map((flag) => flag.rule))] })),
+          .map((skill) => ({ name: skill.name, file: skill.sourcePath, rules: flaggedRules(skill.risks) })),
       };
     } finally {
       db.close();

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { toSkillSummary } from "../contract/skill-wire.js";
 import { listSkills } from "../store/skill-rows.js";
+import { flaggedRules } from "../skills/risk-scan.js";
 import { addSettingOptions, settingsOf } from "../config/setting-options.js";
 
 export function skillsCommand(): Command {
@@ -23,7 +24,7 @@ export function skillsCommand(): Command {
           const head = `${skill.name.padEnd(nameWidth)}  ${skill.kind.padEnd(5)}  ${String(skill.tokens).padStart(6)} tok  `;
           const room = Math.max(20, width - head.length);
           // A flagged skill says so before its description, which the flags may be about.
-          const risky = skill.risks.length > 0 ? `[risky: ${[...new Set(skill.risks.map((flag) => flag.rule))].join(", ")}] ` : "";
+          const risky = skill.risks.length > 0 ? `[risky: ${flaggedRules(skill.risks).join(", ")}] ` : "";
           const description = risky + skill.description.replace(/\s+/g, " ");
           process.stdout.write(`${head}${description.length > room ? `${description.slice(0, room - 1)}…` : description}\n`);
         }

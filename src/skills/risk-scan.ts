@@ -29,9 +29,18 @@ export function riskFlagsOf(skill: ParsedSkill, document: SkillDocument): RiskFl
   // Each string of a tool (description, a parameter's description, an enum value) is read as the text it is; an eval
   // set's skill is injected as plain text. Either is located in its file.
   const texts = TOOL_FORMATS.has(skill.format) ? textsOf(JSON.parse(skill.injection)) : [skill.injection];
-  const flags = texts.flatMap((text) => scanRisks(text).map((flag) => ({ ...flag, line: lineInFile(document.text, text, skill) })));
+  return onceEach(texts.flatMap((text) => scanRisks(text).map((flag) => ({ ...flag, line: lineInFile(document.text, text, skill) }))));
+}
+
+/** The first flag of each rule on each line, at most MAX_FLAGS of them. */
+function onceEach(flags: RiskFlag[]): RiskFlag[] {
   const seen = new Set<string>();
   return flags.filter((flag) => !seen.has(`${flag.rule}:${flag.line}`) && seen.add(`${flag.rule}:${flag.line}`)).slice(0, MAX_FLAGS);
+}
+
+/** The rules a skill's flags name, each once: how listings sum a flagged skill up. */
+export function flaggedRules(risks: RiskFlag[]): RiskRule[] {
+  return [...new Set(risks.map((flag) => flag.rule))];
 }
 
 /** Every string value in a JSON value, depth first. */
@@ -67,11 +76,7 @@ export function scanRisks(text: string): RiskFlag[] {
       if (broken.length > 0) flag("encoded-instructions", index, `decodes to "${decoded}" (${broken.map((each) => each.rule).join(", ")})`);
     }
   });
-  const seen = new Set<string>();
-  return flags
-    .filter((each) => !seen.has(`${each.rule}:${each.line}`) && seen.add(`${each.rule}:${each.line}`))
-    .sort((a, b) => a.line - b.line)
-    .slice(0, MAX_FLAGS);
+  return onceEach(flags.sort((a, b) => a.line - b.line));
 }
 
 function rulesBrokenBy(text: string): { rule: RiskRule; excerpt: string }[] {
