@@ -10,6 +10,7 @@ import type { IndexDatabase } from "../store/database.js";
 import { listFeedback, type FeedbackRow } from "../store/feedback-rows.js";
 import { readMeta } from "../store/index-meta.js";
 import { fittedParamsRecord } from "../store/routing-params.js";
+import { skillsWithUsageTexts } from "../store/vectors.js";
 
 /** Labels before the decision is refit from feedback, of each kind: with fewer, a fit says more about the sample than the index. */
 export const REFIT_MIN_LABELS = { examples: 100, none: 30 };
@@ -52,7 +53,7 @@ export async function refitFromFeedback(db: IndexDatabase, encoder: () => Promis
 
 /** Every label scored as routing scores a new request: on the index without the requests from use of its fold. */
 async function heldOutSamples(db: IndexDatabase, labels: FeedbackRow[], encoder: QueryEncoder): Promise<FitSample[]> {
-  const withUsage = db.prepare("SELECT DISTINCT skill_id FROM texts WHERE kind LIKE 'usage%'").pluck().all() as string[];
+  const withUsage = skillsWithUsageTexts(db).map((skill) => skill.id);
   const samples: FitSample[] = [];
   for (let fold = 0; fold < FOLDS; fold++) {
     const own = labels.filter((row) => row.id % FOLDS === fold);

@@ -2,7 +2,7 @@ import { dotRow } from "../models/vector-math.js";
 import type { IndexDatabase } from "../store/database.js";
 import { embeddedFeedback, setFeedbackVectors, type EmbeddedFeedback } from "../store/feedback-rows.js";
 import { readMeta } from "../store/index-meta.js";
-import { readSkillTexts, replaceSkillTexts, type EmbeddedText, type TextKind } from "../store/vectors.js";
+import { readSkillTexts, replaceSkillTexts, skillsWithUsageTexts, type EmbeddedText, type TextKind } from "../store/vectors.js";
 
 // Requests from use kept per skill, the most recent first: bounds what a route compares with a skill, however much feedback there is.
 const MAX_USAGE_TEXTS = 100;
@@ -42,7 +42,7 @@ export async function applyFeedback(db: IndexDatabase, embed: EmbedTexts): Promi
     if (row.role === "example" && row.skill !== null && skillIds.has(row.skill)) push(examples, row.skill, row);
     if (row.wrong !== null && skillIds.has(row.wrong)) push(negatives, row.wrong, row);
   }
-  const withUsage = db.prepare("SELECT DISTINCT s.name FROM texts t JOIN skills s ON s.id = t.skill_id WHERE t.kind LIKE 'usage%'").pluck().all() as string[];
+  const withUsage = skillsWithUsageTexts(db).map((skill) => skill.name);
   const applied: FeedbackApplied = { examples: 0, lone: 0, negatives: 0, skills: 0, embedded };
   for (const name of new Set([...examples.keys(), ...negatives.keys(), ...withUsage])) {
     const id = skillIds.get(name)!;

@@ -81,6 +81,11 @@ export function skillTextStrings(db: IndexDatabase): (skillId: string) => string
   return (skillId) => select.all(skillId) as string[];
 }
 
+/** Skills that hold requests from use among their texts (kinds usage, usage-lone, usage-negative). */
+export function skillsWithUsageTexts(db: IndexDatabase): { id: string; name: string }[] {
+  return db.prepare("SELECT DISTINCT s.id, s.name FROM texts t JOIN skills s ON s.id = t.skill_id WHERE t.kind LIKE 'usage%'").all() as { id: string; name: string }[];
+}
+
 /** A vector as a blob column stores it: a view of its bytes, no copy. */
 export function blobOf(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
