@@ -1,6 +1,8 @@
 import type { FeedbackRole } from "../store/feedback-rows.js";
+import { calledSkill } from "./called-skill.js";
 import { namedNearMiss } from "./near-miss.js";
 import type { RouteQuery } from "./query.js";
+import { negativePenalty, querySimilarities } from "./signals.js";
 import type { Snapshot } from "./snapshot.js";
 
 export interface FeedbackJudgement {
@@ -17,8 +19,11 @@ export interface FeedbackJudgement {
  */
 export function judgeFeedback(snapshot: Snapshot, query: RouteQuery, skill: string | null, injected: string | null): FeedbackJudgement {
   // A request that calls a skill by name was never the router's choice: it teaches nothing about routing.
-  const called = query.calls?.find((name) => snapshot.model.byName.has(name));
-  if (called !== undefined) return { wrong: null, role: skill === null ? "none" : "rejected", note: `not learned: it calls ${called} by name, so the router chose nothing` };
+  const called = calledSkill(snapshot.model, query);
+  if (called !== undefined) {
+    const name = snapshot.model.skills[called]!.name;
+    return { wrong: null, role: skill === null ? "none" : "rejected", note: `not learned: it calls ${name} by name, so the router chose nothing` };
+  }
   const wrong = injected !== null && injected !== skill ? injected : null;
   const corrects = wrong === null ? "" : `; a negative of ${wrong}, which was injected for it`;
   if (skill === null) return { wrong, role: "none", note: `no skill should answer it${corrects}` };
@@ -34,11 +39,6 @@ function nearMissOf({ model }: Snapshot, query: RouteQuery, skill: number): stri
   if (!query.readable) return null;
   const [own] = model.texts([skill]);
   const similarity = model.compareWith(query.vector);
-  const nearestQuery = Math.max(-1, ...own!.queries.map(similarity));
-  let nearest: { position: number; similarity: number } | null = null;
-  for (const negative of own!.negatives) {
-    const value = similarity(negative);
-    if (value > nearestQuery && value > (nearest?.similarity ?? -1)) nearest = { position: negative.position, similarity: value };
-  }
-  return nearest === null ? null : model.textString(skill, nearest.position);
+  const { position } = negativePenalty(own!.negatives, similarity, Math.max(-1, ...querySimilarities(own!.queries, similarity)));
+  return position === null ? null : model.textString(skill, position);
 }

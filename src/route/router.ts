@@ -8,6 +8,7 @@ import { toSkillDetail, toSkillSummary } from "../contract/skill-wire.js";
 import type { SkillDetail, SkillSummary } from "../contract/skills.js";
 import { getSkill, listSkills } from "../store/skill-rows.js";
 import { bm25Retriever } from "./bm25-retriever.js";
+import { calledSkill } from "./called-skill.js";
 import { gatherCandidates } from "./candidates.js";
 import { decide, rankedCandidate, type DecisionOutcome } from "./decide.js";
 import { denseRetriever } from "./dense-retriever.js";
@@ -345,10 +346,8 @@ function candidatesOf(
 ): { candidates: number[]; eligible?: (skill: number) => boolean; invoked?: number; retrievedWhole: (skill: number) => boolean } {
   const { model } = snapshot;
   const { allowed, notExcluded } = skillFilters(model, options);
-  // The first name the message calls that is a skill here (exactly: "$HOME" in a pasted script calls no skill "home");
-  // a skill used only when called by name is also called by its bare name.
-  const callable = (skill: number | undefined): skill is number => skill !== undefined && (allowed?.(skill) ?? true);
-  const invoked = (query.calls ?? []).map((name) => model.byName.get(name)).find(callable) ?? [namedExplicitSkill(model, query.text)].find(callable);
+  // Names match exactly: "$HOME" in a pasted script calls no skill "home".
+  const invoked = calledSkill(model, query, allowed);
   const found = gatherCandidates(snapshot.retrievers, query, perRetriever, allowed);
   const candidates = invoked === undefined || found.includes(invoked) ? found : [...found, invoked];
   const called = invoked === undefined ? {} : { invoked };
@@ -389,19 +388,6 @@ function passedOver({ model, params }: Snapshot, scoring: Scoring): string[] {
   if (!fitter) return [];
   const { name } = model.skills[fitter.evidence.skill]!;
   return [`${name} fits this request best, but it is used only when called by name ($${name} or /${name})`];
-}
-
-/** A skill used only when called by name whose name the message holds as a word of its own (case aside), if any. */
-function namedExplicitSkill(model: RouteModel, text: string): number | undefined {
-  if (model.explicitOnlySkills.length === 0) return undefined;
-  const lower = text.toLowerCase();
-  return model.explicitOnlySkills.find((skill) => {
-    const name = model.skills[skill]!.name.toLowerCase();
-    for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + 1)) {
-      if (!/[\w-]/.test(lower[at - 1] ?? " ") && !/[\w-]/.test(lower[at + name.length] ?? " ")) return true;
-    }
-    return false;
-  });
 }
 
 /** The skill the message called by name ranks first, whatever its scores; the rest keep their order. */

@@ -54,27 +54,13 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
   const evidence = candidates.map((index, position): Evidence => {
     const skill = model.skills[index]!;
     const own = texts?.[position];
-    const queries = own?.queries ?? [];
-    const querySims = new Array<number>(queries.length);
+    const querySims = querySimilarities(own?.queries ?? [], similarity);
     let best = -1;
-    for (let at = 0; at < queries.length; at++) {
-      // A request confirmed from use counts a little less until another confirmed request agrees with it.
-      querySims[at] = similarity(queries[at]!) - (queries[at]!.use === "lone" ? LONE_DISCOUNT : 0);
-      if (best < 0 || querySims[at]! > querySims[best]!) best = at;
-    }
+    for (let at = 0; at < querySims.length; at++) if (best < 0 || querySims[at]! > querySims[best]!) best = at;
     const nearest = largestValues(querySims, KNN_DEPTH);
     const top = nearest.slice(0, TOP_K);
     const q2qMax = top[0] ?? 0;
-    let negativeBest: TextSlot | undefined;
-    let negativeSim = -Infinity;
-    for (const negative of own?.negatives ?? []) {
-      const value = similarity(negative);
-      if (value > negativeSim) {
-        negativeSim = value;
-        negativeBest = negative;
-      }
-    }
-    const penalty = negativeBest ? Math.max(0, negativeSim - q2qMax) : 0;
+    const { penalty, position: negative } = negativePenalty(own?.negatives ?? [], similarity, q2qMax);
     const raw = bm25Raw[position]!;
     const matched = matches[position]!;
     return {
@@ -95,12 +81,28 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       matched,
       nearestQuery: best >= 0 ? own!.queries[best]!.position : null,
       nearestFromUse: best >= 0 && own!.queries[best]!.use !== undefined,
-      negative: penalty > 0 ? negativeBest!.position : null,
+      negative,
     };
   });
   if (vector) return evidence;
   const standIn = Object.fromEntries(SIMILARITIES.map((signal) => [signal, typicalSimilarity]));
   return evidence.map((item) => ({ ...item, signals: { ...item.signals, ...standIn } }));
+}
+
+/** The query's similarity to each of a skill's queries, a request confirmed from use counting a little less until another agrees with it. */
+export function querySimilarities(queries: TextSlot[], similarity: (text: TextSlot) => number): number[] {
+  return queries.map((query) => similarity(query) - (query.use === "lone" ? LONE_DISCOUNT : 0));
+}
+
+/** How far the skill's negative nearest the query in meaning beats its best query (`q2qMax`), and its position; 0 and null when none does. */
+export function negativePenalty(negatives: TextSlot[], similarity: (text: TextSlot) => number, q2qMax: number): { penalty: number; position: number | null } {
+  let nearest: TextSlot | undefined;
+  let nearestSim = -Infinity;
+  for (const negative of negatives) {
+    const value = similarity(negative);
+    if (value > nearestSim) [nearestSim, nearest] = [value, negative];
+  }
+  return nearest && nearestSim > q2qMax ? { penalty: nearestSim - q2qMax, position: nearest.position } : { penalty: 0, position: null };
 }
 
 const ABSTAIN_DEPTH = 3;

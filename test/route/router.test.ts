@@ -329,8 +329,14 @@ describe("a skill used only when called by name", () => {
       for (const request of ["$offer-magic tailor my resume to this job posting", "/offer-magic tailor my resume", "use offer-magic to tailor my resume to this job posting"]) {
         expect(await named.route(request), request).toMatchObject({ decision: "inject", selected: ["offer-magic"], invoked: "offer-magic" });
       }
-      // A bare name counts only as a word of its own.
+      // A bare name counts only as a word of its own, and not where the message declines it.
       expect((await named.route("tailor my resume for the offer-magical role")).invoked).toBeNull();
+      expect((await named.route("don't use offer-magic, just tailor my resume")).invoked).toBeNull();
+      // Feedback judgement agrees with routing on what a call is: a bare-name call teaches nothing.
+      expect(await named.feedback({ query: "use offer-magic to tailor my resume", skill: "offer-magic" })).toMatchObject({
+        role: "rejected",
+        note: "not learned: it calls offer-magic by name, so the router chose nothing",
+      });
     } finally {
       await named.close();
     }
