@@ -300,6 +300,29 @@ describe("the route explorer in Chromium", () => {
       .toBe("nearest request confirmed from use ");
   });
 
+  it("reads GET /skills once for the risk marks and the feedback control's skill names", async () => {
+    // A tab of its own: its session storage starts without the key, as a person's first visit does.
+    const tab = await context.newPage();
+    try {
+      const skillsRequests: string[] = [];
+      tab.on("request", (request) => {
+        if (new URL(request.url()).pathname === "/skills") skillsRequests.push(request.url());
+      });
+      await tab.goto(`${url}/explorer`);
+      await tab.fill("#key", API_KEY);
+      await tab.press("#key", "Tab");
+      await expect.poll(() => tab.textContent("#status")).toMatch(/^ready/);
+      await tab.fill("#query", "convert this scanned receipt into a csv");
+      await tab.click("#route-button");
+      await tab.waitForSelector("#route-result:not([hidden])");
+      await tab.click("#feedback-wrong");
+      await expect.poll(() => tab.locator("#feedback-names option").count()).toBe(12);
+      expect(skillsRequests).toHaveLength(1);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it("ran without a CSP violation, a script error or a failed request", () => {
     expect(problems).toEqual([]);
   });

@@ -1,9 +1,9 @@
 import type { FeedbackRequest, FeedbackResult } from "../../../contract/feedback.js";
 import type { RouteResult } from "../../../contract/route.js";
-import type { SkillSummary } from "../../../contract/skills.js";
 import { call } from "./api.js";
 import { byId, el } from "./dom.js";
 import { showError } from "./error-message.js";
+import { skillList } from "./skill-list.js";
 
 // Who the router records as the source of this page's feedback (X-Router-Client).
 const CLIENT_NAME = "explorer";
@@ -69,14 +69,8 @@ function showCorrection(open: boolean): void {
   byId("feedback-wrong", HTMLButtonElement).setAttribute("aria-expanded", String(open));
 }
 
-/** Every indexed skill's name, offered as the name field is typed in; read once, when the field is first shown. */
+/** Every indexed skill's name, offered as the name field is typed in; an empty list still takes any name (the router suggests near ones). */
 async function listSkillNames(): Promise<void> {
-  const names = byId("feedback-names", HTMLDataListElement);
-  if (names.childElementCount > 0) return;
-  try {
-    const skills = await call<SkillSummary[]>("skills", {});
-    names.replaceChildren(...skills.map((skill) => new Option(skill.name)));
-  } catch {
-    // The field still takes any name; the router suggests near ones for a name it does not know.
-  }
+  const skills = await skillList();
+  byId("feedback-names", HTMLDataListElement).replaceChildren(...skills.map((skill) => new Option(skill.name)));
 }

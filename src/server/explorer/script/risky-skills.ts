@@ -1,17 +1,12 @@
 import type { RiskFlagWire, SkillSummary } from "../../../contract/skills.js";
-import { call } from "./api.js";
 import { el } from "./dom.js";
 
-// Flagged skills by name, read from GET /skills whenever the status line is: POST /route's answer does not carry them.
+// Flagged skills by name, from the skill list the status line reads: POST /route's answer does not carry them.
 let risksByName = new Map<string, RiskFlagWire[]>();
 
-export async function loadRisks(): Promise<void> {
-  try {
-    const summaries = await call<SkillSummary[]>("skills", {});
-    risksByName = new Map(summaries.filter((summary) => summary.risks.length > 0).map((summary) => [summary.name, summary.risks]));
-  } catch {
-    risksByName = new Map();
-  }
+/** Keeps the flags of each flagged skill in `summaries`, for the answers shown from now on. */
+export function markRisks(summaries: SkillSummary[]): void {
+  risksByName = new Map(summaries.filter((summary) => summary.risks.length > 0).map((summary) => [summary.name, summary.risks]));
 }
 
 /** The mark of a skill flagged at index time, its flags (file, line, rule, what matched) in the tooltip; none for the others. */

@@ -2,7 +2,8 @@ import type { Readiness } from "../../schemas.js";
 import { apiError, send } from "./api.js";
 import { byId } from "./dom.js";
 import { explain } from "./error-message.js";
-import { loadRisks } from "./risky-skills.js";
+import { markRisks } from "./risky-skills.js";
+import { loadSkillList } from "./skill-list.js";
 import { weightsOf } from "./signal-words.js";
 
 // What the router serves (its readiness answer), or why it cannot say.
@@ -22,7 +23,7 @@ export async function showStatus(): Promise<void> {
     status.textContent = `ready · ${index.skills} skills · index v${index.version} · ${index.embedder} · ${ready.reranker ? `reranker ${ready.reranker}` : "no reranker"} · ${weightsOf(index.fusion)}`;
     status.title = `fusion: ${index.fusion}`;
     status.className = "";
-    await loadRisks();
+    markRisks(await loadSkillList());
   } catch (error) {
     status.textContent = explain(error);
     status.className = "problem";
