@@ -46,7 +46,8 @@ export async function runClaudeCodeHook(stdin: string, client: RouterClient, set
 
 async function promptSubmitted(input: PromptSubmitInput, client: RouterClient, settings: HookSettings): Promise<HookRun> {
   const sessionId = typeof input.session_id === "string" ? input.session_id : undefined;
-  // Whatever this prompt gets, a skill Claude loads from now on is for it, not for an earlier one.
+  // Whatever this prompt gets, a skill Claude loads from now on is for it, not for an earlier one: forgotten before the
+  // route, so a hook stopped mid-route (Claude Code's hook timeout) cannot leave the earlier prompt to be credited.
   if (sessionId !== undefined) settings.prompts.remember(sessionId, undefined);
   if (typeof input.prompt !== "string" || input.prompt.trim() === "") return { exitCode: 0 };
 

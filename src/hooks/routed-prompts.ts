@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AnsweredQuery } from "../contract/route.js";
@@ -28,7 +28,7 @@ export function routedPromptsIn(dir: string): RoutedPrompts {
       try {
         const file = fileOf(sessionId);
         if (!file) return;
-        if (prompt) writeFileSync(file, JSON.stringify(prompt), { mode: 0o600 });
+        if (prompt) replaceFile(file, JSON.stringify(prompt));
         else rmSync(file, { force: true });
       } catch {
         // No memory, no report: the prompt itself went through.
@@ -46,6 +46,18 @@ export function routedPromptsIn(dir: string): RoutedPrompts {
       }
     },
   };
+}
+
+/** Writes `text` beside `file` and renames it over: a reader, or a hook stopped mid-write, sees a whole prompt or none, never part of one. */
+function replaceFile(file: string, text: string): void {
+  const staging = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(staging, text, { mode: 0o600 });
+    renameSync(staging, file);
+  } catch (error) {
+    rmSync(staging, { force: true });
+    throw error;
+  }
 }
 
 /** Creates the folder if needed; false when it is a link, another user's, or open to others (a shared /tmp is). */

@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { routedPromptsIn } from "../../src/hooks/routed-prompts.js";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
 import { closedEndpoint } from "../helpers/mock-hub.js";
+import { waitUntil } from "../helpers/wait.js";
 import { binShims } from "./bin-shims.js";
 import { startScriptedServer } from "./scripted-server.js";
 import { runProcess } from "./run-process.js";
@@ -174,6 +178,46 @@ describe("router-hook claude-code on PostToolUse of the Skill tool", () => {
     expect((await runHook(skillLoaded("session-a", "k8s-debug"))).stderr).toContain("no prompt of this session routed since");
     expect(feedbackOn(prompt)).toEqual([]);
     expect(feedbackOn("/k8s-debug the cronjob pods fail with OOMKilled")).toEqual([]);
+  });
+
+  it("replaces a session's prompt with a whole new file: one who opened the earlier one reads all of it, and nothing else is left", () => {
+    const folder = path.join(dir, "replace-state");
+    const prompts = routedPromptsIn(folder);
+    prompts.remember("session-replace", { query: "the first prompt", route_id: "route-1" });
+    const [file] = readdirSync(folder);
+    const reader = openSync(path.join(folder, file!), "r");
+    try {
+      prompts.remember("session-replace", { query: "the second prompt", route_id: "route-2" });
+      // A PostToolUse hook reading as the next prompt is remembered gets the earlier prompt whole, not a rewritten file.
+      expect(JSON.parse(readFileSync(reader, "utf8"))).toEqual({ query: "the first prompt", route_id: "route-1" });
+    } finally {
+      closeSync(reader);
+    }
+    expect(readdirSync(folder)).toEqual([file]);
+    expect(statSync(path.join(folder, file!)).mode & 0o777).toBe(0o600);
+    expect(prompts.take("session-replace")).toEqual({ query: "the second prompt", route_id: "route-2" });
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it("forgets the session's last prompt before routing the next: a hook stopped mid-route leaves no earlier prompt to report a skill for", async () => {
+    const prompt = "the worker pods restart whenever the queue backs up";
+    expect((await runHook(promptIn("session-stopped", prompt))).stderr).toContain("injected k8s-debug");
+    const silent = await startScriptedServer(() => "hang");
+    try {
+      // Claude Code stops a hook that outlives its timeout, here while the router has not answered.
+      const hook = spawn(process.execPath, [HOOK, "claude-code", "--state-dir", stateDir, "--timeout", "60000"], {
+        env: { ...process.env, ROUTER_URL: silent.url },
+        stdio: ["pipe", "ignore", "ignore"],
+      });
+      hook.stdin.end(promptIn("session-stopped", "and the scheduler pods too"));
+      await waitUntil(() => silent.seen.length === 1, "the hook's route request");
+      hook.kill("SIGKILL");
+      await once(hook, "exit");
+    } finally {
+      await silent.close();
+    }
+    expect((await runHook(skillLoaded("session-stopped", "k8s-debug"))).stderr).toContain("no prompt of this session routed since");
+    expect(feedbackOn(prompt)).toEqual([]);
   });
 
   it("remembers nothing in a state folder others may read, and still routes", async () => {
