@@ -3,17 +3,23 @@ import type { Router } from "../route/router.js";
 import { saveFeedback, type FeedbackRow } from "../store/feedback-rows.js";
 import { writeWhenFree } from "../store/write-when-free.js";
 
+/** What was stored; `duplicate` when the same was already said of the request, so nothing new was learned. */
+export interface RecordedFeedback {
+  row: FeedbackRow;
+  duplicate: boolean;
+}
+
 /**
  * Judges a piece of feedback on the router's current index version and stores it in the index file, committed before
  * this resolves (never lost on a crash after). `client` says who said it; `waitMs` is how long a busy index is waited for.
  */
-export async function recordFeedback(router: Router, db: string, request: FeedbackRequest, client: string, waitMs: number): Promise<{ row: FeedbackRow; duplicate: boolean }> {
+export async function recordFeedback(router: Router, db: string, request: FeedbackRequest, client: string, waitMs: number): Promise<RecordedFeedback> {
   const judged = await router.feedback(request);
   return writeWhenFree(db, (writer) => saveFeedback(writer, { ...judged, client }), waitMs);
 }
 
 /** What a server answers for recorded feedback: `applies` says when it takes effect, unless it was said before. */
-export function feedbackResult({ row, duplicate }: { row: FeedbackRow; duplicate: boolean }, applies: string): FeedbackResult {
+export function feedbackResult({ row, duplicate }: RecordedFeedback, applies: string): FeedbackResult {
   return { stored: toFeedbackEntry(row), duplicate, applies: duplicate ? "said before: applied with it" : applies };
 }
 

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { runProcess } from "./run-process.js";
 
@@ -69,16 +70,43 @@ console.log(JSON.stringify({ id: embedder.id, dimension: vector.length, offline:
     expect(JSON.parse(run.stdout)).toEqual({ id: "use-lite-512", dimension: 512, offline: "use-lite-512", cases: 4, top1: 1, trained: 4, client: "function" });
   });
 
+  it("records a piece of feedback into a real index with recordFeedback from skill-router", async () => {
+    const skills = path.join(project, "feedback-skills");
+    writeAgentSkill(skills, "k8s-debug", { description: "Debug failing Kubernetes pods: CrashLoopBackOff, OOMKilled. Use when a pod keeps restarting." });
+    writeAgentSkill(skills, "pdf-extract", { description: "Extract text and tables from PDF files. Use when the user shares a PDF." });
+    writeFileSync(
+      path.join(project, "feedback.mjs"),
+      `import { createRouter, recordFeedback, runIndex } from "skill-router";
+
+const db = "feedback-index/router.db";
+await runIndex({ paths: ["feedback-skills"], db });
+const router = await createRouter({ db });
+const query = "the nightly backup pod keeps getting OOMKilled";
+const answer = await router.route(query);
+const { row, duplicate } = await recordFeedback(router, db, { query, skill: "k8s-debug", route_id: answer.route_id }, "my-harness", 1000);
+await router.close();
+console.log(JSON.stringify({ skill: row.skill, role: row.role, client: row.client, duplicate }));
+`,
+    );
+    const run = await runProcess(process.execPath, ["feedback.mjs"], "", { cwd: project });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ skill: "k8s-debug", role: "example", client: "my-harness", duplicate: false });
+    // Committed to the index file: the router CLI reads it back from there.
+    const listed = runCli(["feedback", "list", "--db", path.join(project, "feedback-index/router.db"), "--json"]);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ query: "the nightly backup pod keeps getting OOMKilled", skill: "k8s-debug", client: "my-harness", role: "example" })]);
+  });
+
   it("publishes the types of every subpath", async () => {
     writeFileSync(
       path.join(project, "harness.ts"),
-      `import type { Router } from "skill-router";
+      `import type { FeedbackRequest, RecordedFeedback, Router } from "skill-router";
 import type { RouteResult } from "skill-router/client";
 import type { Embedder, EmbedderOptions } from "skill-router/embedder";
 import type { EvalCase, EvalMetrics } from "skill-router/eval";
 import type { FitIndexOptions, FitIndexReport } from "skill-router/fit";
 
-export type Harness = [Router, RouteResult, Embedder, EmbedderOptions, EvalCase, EvalMetrics, FitIndexOptions, FitIndexReport];
+export type Harness = [Router, FeedbackRequest, RecordedFeedback, RouteResult, Embedder, EmbedderOptions, EvalCase, EvalMetrics, FitIndexOptions, FitIndexReport];
 `,
     );
     writeFileSync(
