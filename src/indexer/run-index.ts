@@ -15,11 +15,12 @@ import { loadSkills, type LoadedSkill, type LoadResult } from "../skills/load-sk
 import { countTokens } from "../skills/token-count.js";
 import type { RiskyPolicy } from "../skills/risk-scan.js";
 import type { RiskyReport, SkillProblem } from "../skills/types.js";
-import { openIndexForWrite, type IndexDatabase } from "../store/database.js";
+import { openIndexForRead, openIndexForWrite, type IndexDatabase } from "../store/database.js";
 import { bumpIndexVersion, readMeta, readMetaValue, readRootFolders, writeMetaValue, writeRoots, type IndexedRoot } from "../store/index-meta.js";
 import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest } from "../store/manifest-rows.js";
-import { deleteSkill, moveSkill, readSkillStates, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
+import type { RiskFlag } from "../store/records.js";
+import { deleteSkill, moveSkill, readSkillStates, readStoredRisks, rekeySkillRisks, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
 import { buildRoutingData, hasCurrentRoutingData } from "./build-routing-data.js";
 import { analyserVersion } from "./analyser-version.js";
@@ -181,6 +182,7 @@ async function readSkills(roots: string[], options: IndexOptions): Promise<LoadR
   const loaded = await loadSkills(roots, {
     strict: options.strict ?? false,
     risky: options.risky ?? "warn",
+    storedRisks: storedRisks(options.db),
     onProgress: (done, total, file) => options.onProgress?.({ stage: "read", done, total, file }),
   });
   if (loaded.skills.length > 0 || options.allowEmpty) return loaded;
@@ -192,6 +194,20 @@ async function readSkills(roots: string[], options: IndexOptions): Promise<LoadR
   throw createError("NO_SKILLS_FOUND", `No skills found under ${roots.join(", ")}: ${reason}The index was left unchanged.`, {
     invalid: loaded.invalid,
   });
+}
+
+/** The risk flags the index holds, by the key they were made under; none when there is no index yet or it cannot be read (opening it to write says why). */
+function storedRisks(file: string): Map<string, RiskFlag[]> {
+  try {
+    const db = openIndexForRead(file);
+    try {
+      return readStoredRisks(db);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return new Map();
+  }
 }
 
 /** What this run changes: skills added, updated, moved and removed, and unchanged skills whose manifest a better source now writes. */
@@ -224,6 +240,7 @@ function planRun(db: IndexDatabase, skills: LoadedSkill[], options: IndexOptions
 function writeSkills(db: IndexDatabase, plan: RunPlan, manifests: Map<string, StoredManifest>, now: string): void {
   for (const state of plan.removed) deleteSkill(db, state.id);
   for (const skill of plan.moved) moveSkill(db, skill.id, skill.relativePath, skill.rootPosition, now);
+  for (const skill of plan.rekeyed) rekeySkillRisks(db, skill.id, skill.riskKey);
   for (const skill of plan.expand) {
     const previous = plan.stored.get(skill.name);
     // Same name, other kind: the old row goes first so the name stays unique.
@@ -325,19 +342,24 @@ interface ChangePlan {
   /** Same content at another path: only the stored path changes (paths are not part of the content hash). */
   moved: LoadedSkill[];
   unchanged: number;
+  /** Same content, its flags made under another key (new rules, or another part of its file changed): only the key is written. */
+  rekeyed: LoadedSkill[];
   removed: StoredSkillState[];
 }
 
 function planChanges(skills: LoadedSkill[], stored: Map<string, StoredSkillState>): ChangePlan {
-  const plan: ChangePlan = { stored, added: [], updated: [], changed: [], moved: [], unchanged: 0, removed: [] };
+  const plan: ChangePlan = { stored, added: [], updated: [], changed: [], moved: [], unchanged: 0, rekeyed: [], removed: [] };
   const seen = new Set<string>();
   for (const skill of skills) {
     seen.add(skill.name);
     const previous = stored.get(skill.name);
     if (!previous) plan.added.push(skill);
     else if (previous.contentHash !== skill.contentHash || previous.id !== skill.id) plan.updated.push(skill);
-    else if (previous.relativePath !== skill.relativePath || previous.rootPosition !== skill.rootPosition) plan.moved.push(skill);
-    else plan.unchanged++;
+    else {
+      if (previous.relativePath !== skill.relativePath || previous.rootPosition !== skill.rootPosition) plan.moved.push(skill);
+      else plan.unchanged++;
+      if (previous.riskKey !== skill.riskKey) plan.rekeyed.push(skill);
+    }
   }
   plan.changed = [...plan.added, ...plan.updated];
   plan.removed = [...stored.values()].filter((state) => !seen.has(state.name));

@@ -9,17 +9,20 @@ import { MAX_JSON_FILE_BYTES, MAX_SKILL_FILE_BYTES } from "./limits.js";
 import { attachManifestFile, readManifestFile } from "./manifest-file.js";
 import { skillMdParser } from "./skill-md.js";
 import { toolJsonParser } from "./tool-json.js";
+import { documentHash, riskKey } from "./risk-key.js";
 import { riskFlagsOf, type RiskyPolicy } from "./risk-scan.js";
-import type { ParseOptions, RiskyReport, ScannedSkill, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
+import type { ParsedSkill, ParseOptions, RiskyReport, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
 import { readRegularFile } from "./read-regular-file.js";
 import { readZipArchive } from "./zip-archive.js";
+import type { RiskFlag } from "../store/records.js";
 import { relativeSourcePath } from "../store/skill-location.js";
 
 /**
  * A skill as read from its source: everything but the token count, which is computed only for changed skills,
- * and the position of its root among the paths given (two roots may share a folder, so the index names it by position).
+ * the position of its root among the paths given (two roots may share a folder, so the index names it by position),
+ * and the key its risk flags are stored under (skills/risk-key.ts).
  */
-export type LoadedSkill = Omit<Skill, "tokens"> & { rootPosition: number };
+export type LoadedSkill = Omit<Skill, "tokens"> & { rootPosition: number; riskKey: string };
 
 export interface LoadResult {
   skills: LoadedSkill[];
@@ -38,6 +41,8 @@ export interface LoadResult {
 export interface LoadOptions extends ParseOptions {
   /** What a flagged skill gets: indexed with a warning (the default), or left out. */
   risky?: RiskyPolicy;
+  /** Flags a previous index run stored, by risk key: a skill whose key is among them keeps its flags unread. */
+  storedRisks?: ReadonlyMap<string, RiskFlag[]>;
   onProgress?: (done: number, total: number, file: string) => void;
 }
 
@@ -52,6 +57,7 @@ const JSON_PARSERS: SkillParser[] = [evalSetParser, toolJsonParser];
  */
 export async function loadSkills(roots: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const parseOptions: ParseOptions = { strict: options.strict ?? false };
+  const storedRisks = options.storedRisks ?? new Map<string, RiskFlag[]>();
   const result: LoadResult = { skills: [], rootFolders: [], invalid: [], warnings: [], ignored: [], risky: [] };
   const found: { root: string; rootPosition: number; source: SkillSource }[] = [];
   for (const [rootPosition, root] of roots.entries()) {
@@ -63,7 +69,7 @@ export async function loadSkills(roots: string[], options: LoadOptions = {}): Pr
   }
   // Reading overlaps file I/O; results are consumed in discovery order, so the outcome stays deterministic.
   const limit = pLimit(READ_CONCURRENCY);
-  const parsing = found.map(({ source }) => limit(() => parseSource(source, parseOptions)));
+  const parsing = found.map(({ source }) => limit(() => parseSource(source, parseOptions, storedRisks)));
   const winners = new Map<string, LoadedSkill>();
   for (const [index, { root, rootPosition, source }] of found.entries()) {
     options.onProgress?.(index, found.length, source.file);
@@ -71,11 +77,13 @@ export async function loadSkills(roots: string[], options: LoadOptions = {}): Pr
     result.invalid.push(...outcome.invalid);
     result.warnings.push(...outcome.warnings);
     result.ignored.push(...outcome.ignored);
-    for (const parsed of outcome.skills) {
-      // A skill the policy leaves out is as if absent: it takes no name from a skill after it.
+    for (const { flags, ...candidate } of outcome.skills) {
+      const winner = winners.get(candidate.name);
+      // A duplicate is skipped without its flags unless the policy may leave it out for them: a skill left out is as if
+      // absent, and takes no name from a skill after it.
+      const parsed = { ...candidate, risks: winner && options.risky !== "exclude" ? [] : flags() };
       const excluded = parsed.risks.length > 0 && options.risky === "exclude";
-      const winner = excluded ? undefined : winners.get(parsed.name);
-      if (winner) {
+      if (winner && !excluded) {
         result.warnings.push({ file: parsed.sourcePath, reason: `duplicate name "${parsed.name}", already defined by ${winner.sourcePath}; skipped` });
         continue;
       }
@@ -93,29 +101,30 @@ export async function loadSkills(roots: string[], options: LoadOptions = {}): Pr
 
 /** The skills of one source and what went wrong with it, before duplicates are resolved. */
 interface SourceOutcome {
-  skills: ScannedSkill[];
+  /** Each with its risk flags to ask for: the ones stored under its key, or else read now. */
+  skills: (ParsedSkill & { riskKey: string; flags: () => RiskFlag[] })[];
   invalid: SkillProblem[];
   warnings: SkillProblem[];
   ignored: SkillProblem[];
 }
 
-async function parseSource(source: SkillSource, options: ParseOptions): Promise<SourceOutcome> {
+async function parseSource(source: SkillSource, options: ParseOptions, storedRisks: ReadonlyMap<string, RiskFlag[]>): Promise<SourceOutcome> {
   const outcome: SourceOutcome = { skills: [], invalid: [], warnings: [], ignored: [] };
   if (source.type === "zip") {
     const archive = await readZipArchive(source.file, source.target);
     outcome.invalid.push(...archive.problems);
     outcome.warnings.push(...archive.warnings);
-    outcome.skills = archive.documents.flatMap((document) => runParsers(FOLDER_PARSERS, document, options, outcome));
+    outcome.skills = archive.documents.flatMap((document) => runParsers(FOLDER_PARSERS, document, options, storedRisks, outcome));
     return outcome;
   }
   const limit = source.type === "json" ? MAX_JSON_FILE_BYTES : MAX_SKILL_FILE_BYTES;
   const document = await readDocument(source, limit, outcome);
-  if (document) outcome.skills = runParsers(source.type === "json" ? JSON_PARSERS : FOLDER_PARSERS, document, options, outcome);
+  if (document) outcome.skills = runParsers(source.type === "json" ? JSON_PARSERS : FOLDER_PARSERS, document, options, storedRisks, outcome);
   return outcome;
 }
 
 /** The first parser that accepts the file name and recognises the content decides. */
-function runParsers(parsers: SkillParser[], document: SkillDocument, options: ParseOptions, result: SourceOutcome): ScannedSkill[] {
+function runParsers(parsers: SkillParser[], document: SkillDocument, options: ParseOptions, storedRisks: ReadonlyMap<string, RiskFlag[]>, result: SourceOutcome): SourceOutcome["skills"] {
   const fileName = path.posix.basename(document.path);
   let unrecognised = "no parser for this file";
   for (const parser of parsers.filter((candidate) => candidate.accepts(fileName))) {
@@ -127,7 +136,12 @@ function runParsers(parsers: SkillParser[], document: SkillDocument, options: Pa
     result.invalid.push(...parsed.problems);
     const manifestFile = path.posix.join(path.posix.dirname(document.path), document.manifestFile?.file ?? "");
     for (const reason of attachManifestFile(parsed.skills, document, parsers === JSON_PARSERS ? "tools" : "folder")) result.warnings.push({ file: manifestFile, reason });
-    return parsed.skills.map((skill) => ({ ...skill, risks: riskFlagsOf(skill, document) }));
+    // Reading a skill against the rules is most of a run that changes nothing: flags stored under its key are the ones it would get.
+    const fileHash = documentHash(document.text);
+    return parsed.skills.map((skill) => {
+      const key = riskKey(skill, fileHash);
+      return { ...skill, riskKey: key, flags: () => storedRisks.get(key) ?? riskFlagsOf(skill, document) };
+    });
   }
   result.ignored.push({ file: document.path, reason: unrecognised });
   return [];

@@ -105,6 +105,8 @@ export const MIGRATIONS: ((db: Database) => void)[] = [
       CREATE INDEX feedback_by_skill ON feedback(skill);
       CREATE INDEX feedback_by_wrong ON feedback(wrong);
     `),
+  // 8: the key each skill's risk flags were made under (skills/risk-key.ts), so a run reuses them for an unchanged skill.
+  (db) => db.exec("ALTER TABLE skills ADD COLUMN risk_key TEXT NOT NULL DEFAULT ''"),
 ];
 
 export const SCHEMA_VERSION = BASELINE_VERSION + MIGRATIONS.length;
