@@ -1,4 +1,3 @@
-import { withoutNegatedSpans } from "../text/negated-spans.js";
 import type { RouteQuery } from "./query.js";
 import type { RouteModel } from "./route-model.js";
 
@@ -7,20 +6,22 @@ import type { RouteModel } from "./route-model.js";
  * used only when called by name whose bare name the message holds. Routing and feedback judgement share it, so they
  * agree on what a call is.
  */
-export function calledSkill(model: RouteModel, query: Pick<RouteQuery, "text" | "calls">, callable: (skill: number) => boolean = () => true): number | undefined {
+export function calledSkill(model: RouteModel, query: Pick<RouteQuery, "wanted" | "calls">, callable: (skill: number) => boolean = () => true): number | undefined {
   for (const name of query.calls ?? []) {
     const skill = model.byName.get(name);
     if (skill !== undefined && callable(skill)) return skill;
   }
-  const named = namedExplicitSkill(model, query.text);
+  const named = namedExplicitSkill(model, query.wanted);
   return named !== undefined && callable(named) ? named : undefined;
 }
 
-/** A skill used only when called by name whose name the message holds as a word of its own (case aside), outside the spans it declines. */
-function namedExplicitSkill(model: RouteModel, text: string): number | undefined {
+/**
+ * A skill used only when called by name whose name the message holds as a word of its own (case aside). `wanted` has
+ * the spans the message declines blanked out: "don't use savepoint" calls nothing, as "don't use $savepoint" does not.
+ */
+function namedExplicitSkill(model: RouteModel, wanted: string): number | undefined {
   if (model.explicitOnlySkills.length === 0) return undefined;
-  // "don't use savepoint" calls nothing, as "don't use $savepoint" does not.
-  const lower = withoutNegatedSpans(text).toLowerCase();
+  const lower = wanted.toLowerCase();
   return model.explicitOnlySkills.find((skill) => {
     const name = model.skills[skill]!.name.toLowerCase();
     for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + 1)) {

@@ -11,7 +11,9 @@ import { mostlyLatin, readsEveryScript } from "./embedder-coverage.js";
 /** A query as every stage of the pipeline sees it. */
 export interface RouteQuery {
   text: string;
-  /** analyseText(text): stemmed content terms. */
+  /** The text with the spans it declines blanked out ("don't use X"): what is matched, words and meaning. */
+  wanted: string;
+  /** analyseText(wanted): stemmed content terms. */
   terms: string[];
   /** For a Chinese query: the terms of its English gloss, which BM25 reads too (keywords need the user's own words). */
   glossTerms?: string[];
@@ -55,8 +57,8 @@ export async function prepareQuery(encoder: QueryEncoder, text: string, context:
   // A mention inside what the message says it does not want ("don't use $savepoint") calls nothing.
   const calls = skillCalls(wanted);
   const called = calls.length > 0 ? { calls } : {};
-  if (!gloss) return { text, terms: analyseText(wanted), vector, readable, otherScript, ...called };
+  if (!gloss) return { text, wanted, terms: analyseText(wanted), vector, readable, otherScript, ...called };
   // The gloss's vector stands in for the query's only where the embedder cannot read the query.
   const glossVector = readable ? {} : { gloss: Float32Array.from(await encoder.embedQuery(gloss, signal)) };
-  return { text, terms: analyseText(wanted), glossTerms: analyseText(gloss), vector, readable, otherScript, ...glossVector, ...called };
+  return { text, wanted, terms: analyseText(wanted), glossTerms: analyseText(gloss), vector, readable, otherScript, ...glossVector, ...called };
 }

@@ -57,7 +57,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const query = async (text: string) => ({ text, terms: analyseText(text), vector: (await embedder.embed([text]))[0]!, readable: true, otherScript: false });
+const query = async (text: string) => ({ text, wanted: text, terms: analyseText(text), vector: (await embedder.embed([text]))[0]!, readable: true, otherScript: false });
 const sources = (model: RouteModel) => ({ model, lexical: lexicalIndex(model.lexical, model.skills.length) });
 
 describeRetrieverConformance({
@@ -112,10 +112,10 @@ describe("dense retriever on a large index", () => {
     const skills = Array.from({ length: count }, (_, index) => ({ name: `s${index}` })) as RouteModel["skills"];
     const model = { skills, dimension, centroids: slots, centroidCodes: signCodes(centroids, count, dimension) } as unknown as RouteModel;
     const retriever = denseRetriever({ model, lexical: lexicalIndex(emptyLexicalTables(), 0) });
-    const found = retriever.retrieve({ text: "", terms: [], vector: direction, readable: true, otherScript: false }, 5);
+    const found = retriever.retrieve({ text: "", wanted: "", terms: [], vector: direction, readable: true, otherScript: false }, 5);
     expect(found.map((hit) => hit.skill).sort((a, b) => a - b)).toEqual([...planted].sort((a, b) => a - b));
     for (let i = 1; i < found.length; i++) expect(found[i - 1]!.score).toBeGreaterThanOrEqual(found[i]!.score);
-    const allowedOnly = retriever.retrieve({ text: "", terms: [], vector: direction, readable: true, otherScript: false }, 5, (skill) => skill !== 700);
+    const allowedOnly = retriever.retrieve({ text: "", wanted: "", terms: [], vector: direction, readable: true, otherScript: false }, 5, (skill) => skill !== 700);
     expect(allowedOnly.map((hit) => hit.skill)).not.toContain(700);
     expect(allowedOnly).toHaveLength(5);
   });
