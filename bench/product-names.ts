@@ -37,6 +37,11 @@ function withoutNames(text: string): string {
   return kept.join(" ");
 }
 
+/** The request names something: taking its names out changes it. */
+function namesSomething(text: string): boolean {
+  return withoutNames(text).trim() !== text.trim();
+}
+
 /** The shipped encoder with the request's vector changed as the variant says. */
 function variantEncoder(base: QueryEncoder, variant: Variant): QueryEncoder {
   return {
@@ -47,7 +52,7 @@ function variantEncoder(base: QueryEncoder, variant: Variant): QueryEncoder {
     async embedQuery(text) {
       const full = Float32Array.from(await base.embedQuery(text));
       const stripped = withoutNames(text);
-      if (variant === "as shipped" || stripped.trim() === text.trim() || stripped.trim() === "") return full;
+      if (variant === "as shipped" || !namesSomething(text) || stripped.trim() === "") return full;
       const named = await base.embedQuery(stripped);
       const vector = variant === "names taken out" ? Float32Array.from(named) : full.map((value, at) => value + named[at]!);
       normalise(vector);
@@ -64,7 +69,7 @@ interface Probe {
 
 /** Top-1 (%) of each variant over the probes, and over those that mention a name; with `show`, each probe's top three. */
 async function topOne(db: string, probes: Probe[], base: QueryEncoder, show = false): Promise<string[]> {
-  const named = probes.filter((probe) => withoutNames(probe.query).trim() !== probe.query.trim()).length;
+  const named = probes.filter((probe) => namesSomething(probe.query)).length;
   const cells: string[] = [];
   for (const variant of VARIANTS) {
     const router = await createRouter({ db, queryEncoder: variantEncoder(base, variant) });
@@ -74,7 +79,7 @@ async function topOne(db: string, probes: Probe[], base: QueryEncoder, show = fa
       const { names } = await router.candidates(probe.query, probe.candidates ? { skills: probe.candidates } : {});
       const hit = names[0] === probe.expected;
       right += hit ? 1 : 0;
-      if (hit && withoutNames(probe.query).trim() !== probe.query.trim()) rightNamed++;
+      if (hit && namesSomething(probe.query)) rightNamed++;
       if (show) console.error(`${variant}: ${probe.query} -> ${names.slice(0, 3).join(", ")} (expected at ${names.indexOf(probe.expected) + 1 || "none"})`);
     }
     await router.close();
