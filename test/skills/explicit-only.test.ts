@@ -28,4 +28,25 @@ describe("a skill used only when called by name", () => {
     ];
     for (const description of topical) expect(explicitOnlyReason({}, description, ""), description).toBeUndefined();
   });
+
+  it("counts only sentences about invoking this skill, not a slash command, a name or an endpoint spoken of otherwise", () => {
+    const otherwise = [
+      // What a message holds, not how the skill is called (the issue's pre-commit-review).
+      "When the newest message is only a slash command, answer in the language most of the conversation uses.",
+      "Tokens are accepted only via the /oauth/token endpoint.",
+      "Only send the summary through the /share command once the user agrees.",
+      "Reply only with the name of the slash command the user should type next.",
+      "Greet teammates only by name, never by their role.",
+    ];
+    for (const body of otherwise) expect(explicitOnlyReason({}, "Reviews staged changes before a commit.", body), body).toBeUndefined();
+    // An example in a code block is not the author's own word.
+    expect(explicitOnlyReason({}, "Writes skill descriptions.", "For a manual skill, write:\n\n```yaml\ndescription: Use only when the user invokes this skill by name.\n```")).toBeUndefined();
+  });
+
+  it("quotes the whole sentence that says so, from its first letter, without a heading or a wrapped line's break", () => {
+    expect(explicitOnlyReason({}, "AI release engine -- triggered ONLY via /rel-* commands", "")).toBe('it says "AI release engine -- triggered ONLY via /rel-* commands"');
+    expect(explicitOnlyReason({}, "Migrates data.", "## When to load\nActivate this skill only when the user asks for a data migration\nand names this skill in the request.\n\nSteps follow.")).toBe(
+      'it says "Activate this skill only when the user asks for a data migration and names this skill in the request."',
+    );
+  });
 });
