@@ -7,7 +7,7 @@ import path from "node:path";
 import { runIndex } from "../src/indexer/run-index.js";
 import { createEmbedder } from "../src/models/create-embedder.js";
 import { MAX_FRONTMATTER_BYTES, MAX_JSON_FILE_BYTES, MAX_MANIFEST_FILE_BYTES, MAX_NESTING_DEPTH, MAX_SKILL_FILE_BYTES } from "../src/skills/limits.js";
-import { countTokens } from "../src/skills/token-count.js";
+import { countTokens } from "../src/text/token-count.js";
 import { openIndexForRead } from "../src/store/database.js";
 import { listSkills } from "../src/store/skill-rows.js";
 

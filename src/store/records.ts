@@ -82,7 +82,7 @@ export interface SkillRecord {
   relativePath: string;
   /** sha256 of everything that affects routing or injection. */
   contentHash: string;
-  /** Tokens the injection costs (see skills/token-count.ts for the tokenizer). */
+  /** Tokens the injection costs (see text/token-count.ts for the tokenizer). */
   tokens: number;
   metadata: SkillMetadata;
   warnings: string[];

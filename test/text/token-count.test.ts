@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kBase from "js-tiktoken/ranks/o200k_base";
 import { describe, expect, it } from "vitest";
-import { countTokens } from "../../src/skills/token-count.js";
+import { countTokens } from "../../src/text/token-count.js";
 import { countMapLookups } from "../helpers/map-lookups.js";
 
 const reference = new Tiktoken(o200kBase);
