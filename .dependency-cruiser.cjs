@@ -45,6 +45,13 @@ module.exports = {
       to: { path: "^src/route/" },
     },
     {
+      name: "feedback-never-imports-the-indexer",
+      comment: "An index run folds feedback in (src/indexer calls src/feedback); feedback records, stores and judges, and never runs a build.",
+      severity: "error",
+      from: { path: "^src/feedback/" },
+      to: { path: "^src/indexer/" },
+    },
+    {
       name: "the-query-path-never-writes-the-index",
       severity: "error",
       comment: "src/route reads an index through src/store's readers and codecs: the store modules that only write, and better-sqlite3 itself, are off limits.",

@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { splitCases } from "../src/eval/split.js";
-import { applyFeedbackRun } from "../src/feedback/apply-feedback-run.js";
+import { applyFeedbackRun } from "../src/indexer/apply-feedback-run.js";
 import { createRouter } from "../src/route/router.js";
 import { openIndexForWrite } from "../src/store/database.js";
 import { saveFeedback } from "../src/store/feedback-rows.js";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { applyFeedback } from "../src/indexer/apply-feedback.js";
+import { applyFeedback } from "../src/feedback/apply-feedback.js";
 import { buildRoutingData } from "../src/indexer/build-routing-data.js";
 import { createRouter } from "../src/route/router.js";
 import { startServer } from "../src/server/serve.js";

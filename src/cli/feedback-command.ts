@@ -140,7 +140,7 @@ function applyCommand(): Command {
     .option("--json", "print the outcome as JSON")
     .action(async (options: { json?: boolean }, command: Command) => {
       const { settings } = await settingsOf(command);
-      const { applyFeedbackRun } = await import("../feedback/apply-feedback-run.js");
+      const { applyFeedbackRun } = await import("../indexer/apply-feedback-run.js");
       const outcome = await applyFeedbackRun(settings.db, modelOptions(settings));
       const { feedback } = outcome;
       process.stdout.write(

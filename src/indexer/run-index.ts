@@ -24,7 +24,7 @@ import { deleteSkill, moveSkill, readSkillStates, readStoredRisks, rekeySkillRis
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
 import { buildRoutingData, hasCurrentRoutingData } from "./build-routing-data.js";
 import { analyserVersion } from "./analyser-version.js";
-import { applyFeedback, type FeedbackApplied } from "./apply-feedback.js";
+import { applyFeedback, type FeedbackApplied } from "../feedback/apply-feedback.js";
 import { refitFromFeedback, type FeedbackRefit } from "../feedback/refit-from-feedback.js";
 import { skillTexts, skillTextsVersion } from "./skill-texts.js";
 
@@ -79,7 +79,7 @@ export interface IndexSummary {
   risky: RiskyReport[];
   skills: number;
   indexVersion: number;
-  /** What the index's feedback now teaches its skills (store/feedback-rows.ts, indexer/apply-feedback.ts). */
+  /** What the index's feedback now teaches its skills (store/feedback-rows.ts, feedback/apply-feedback.ts). */
   feedback: FeedbackApplied;
   /** The routing parameters refit from the feedback's labels, when there were enough. */
   refit: FeedbackRefit | undefined;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyFeedbackRun } from "../../src/feedback/apply-feedback-run.js";
+import { applyFeedbackRun } from "../../src/indexer/apply-feedback-run.js";
 import { recordFeedback } from "../../src/feedback/record-feedback.js";
 import { refitFromFeedback } from "../../src/feedback/refit-from-feedback.js";
 import { createQueryEncoder } from "../../src/models/query-encoder.js";

@@ -3,10 +3,10 @@ import { createEmbedder } from "../models/create-embedder.js";
 import type { Embedder } from "../models/embedder.js";
 import { openIndexForWrite } from "../store/database.js";
 import { bumpIndexVersion, readMeta } from "../store/index-meta.js";
-import { applyFeedback, type FeedbackApplied } from "../indexer/apply-feedback.js";
-import { buildRoutingData } from "../indexer/build-routing-data.js";
+import { applyFeedback, type FeedbackApplied } from "../feedback/apply-feedback.js";
+import { buildRoutingData } from "./build-routing-data.js";
 import { queryEncoderOver } from "../models/query-encoder.js";
-import { refitFromFeedback, type FeedbackRefit } from "./refit-from-feedback.js";
+import { refitFromFeedback, type FeedbackRefit } from "../feedback/refit-from-feedback.js";
 
 // Requests the refit routes more than once (its folds) are embedded once.
 const REFIT_QUERY_CACHE = 1_000;
