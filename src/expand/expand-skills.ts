@@ -24,6 +24,8 @@ export interface ExpandOptions {
   neighbourPool?: NeighbourCandidate[];
   /** Imported manifests by skill name (or skill id). */
   imports?: Map<string, ImportedManifest>;
+  /** By skill id, content hashes its unchanged text had: an import line exported by an older release names one (import-source.ts). */
+  formerHashes?: ReadonlyMap<string, readonly string[]>;
   /** Things a person should read, each said once: the expander in use, fallbacks, ignored files. */
   onNotice?: (message: string) => void;
 }
@@ -83,7 +85,7 @@ export function expansionChain(options: ExpandOptions): ExpansionChain {
   const sources = [
     fileSource(notice),
     examplesSource(),
-    ...(options.imports ? [importSource(options.imports, notice)] : []),
+    ...(options.imports ? [importSource(options.imports, notice, options.formerHashes)] : []),
     ...(llm ? [llm] : []),
     ...(earlierAnswers ? [earlierAnswers] : []),
     heuristicSource(),

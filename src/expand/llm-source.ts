@@ -1,5 +1,6 @@
 import pLimit from "p-limit";
 import type { ManifestCache } from "../store/manifest-cache.js";
+import { skillTextHash } from "../store/skill-text.js";
 import { expansionMessages, PROMPT_VERSION } from "./expansion-prompt.js";
 import { createLlmManifestWriter, type LlmManifestWriter } from "./llm-manifest-writer.js";
 import type { LlmSettings } from "./llm-settings.js";
@@ -12,7 +13,7 @@ export interface LlmSource extends ManifestWriter {
 }
 
 /**
- * The configured LLM, a few requests at a time: from the cache when this content, prompt and model were asked
+ * The configured LLM, a few requests at a time: from the cache when this skill text, prompt and model were asked
  * before, else asked now, each good answer cached at once (before the run's transaction, so it is never lost).
  */
 export function llmSource(settings: LlmSettings, cache: ManifestCache | undefined, neighbourPool: NeighbourCandidate[]): LlmSource {
@@ -26,7 +27,7 @@ export function llmSource(settings: LlmSettings, cache: ManifestCache | undefine
     writer,
     claim: () => ({ version }),
     async write(subject) {
-      const key = { contentHash: subject.contentHash, promptVersion: PROMPT_VERSION, model: settings.model };
+      const key = { textHash: skillTextHash(subject), promptVersion: PROMPT_VERSION, model: settings.model };
       const cached = cache?.get(key);
       if (cached) return { manifest: cached, cached: true };
       finder ??= createNeighbourFinder(neighbourPool);
@@ -38,16 +39,16 @@ export function llmSource(settings: LlmSettings, cache: ManifestCache | undefine
   };
 }
 
-/** With no LLM configured: an answer paid for earlier (any model, the same content and prompt) beats the heuristic. */
+/** With no LLM configured: an answer paid for earlier (any model, the same skill text and prompt) beats the heuristic. */
 export function cachedLlmSource(cache: ManifestCache): ManifestWriter {
   return {
     name: "llm",
     claim(subject) {
-      const earlier = cache.getAnyModel(subject.contentHash, PROMPT_VERSION);
+      const earlier = cache.getAnyModel(skillTextHash(subject), PROMPT_VERSION);
       return earlier ? { version: `llm:${PROMPT_VERSION}:${earlier.model}` } : undefined;
     },
     async write(subject) {
-      const earlier = cache.getAnyModel(subject.contentHash, PROMPT_VERSION);
+      const earlier = cache.getAnyModel(skillTextHash(subject), PROMPT_VERSION);
       return earlier ? { manifest: earlier.manifest, cached: true } : { failed: "the cached answer is gone" };
     },
   };

@@ -1,17 +1,18 @@
 import { stringify } from "yaml";
 import { MANIFEST_FILE_NAME } from "../skills/manifest-file.js";
+import { skillTextHash, type SkillText } from "../store/skill-text.js";
 import type { StoredManifest } from "./manifest.js";
 
 /**
  * A stored manifest as a reviewable YAML file, in the hand-written manifest format: saved beside the skill as
  * router-manifest.yaml, it pins that manifest.
  */
-export function manifestYaml(skill: { name: string; kind: string; contentHash: string }, stored: StoredManifest): string {
+export function manifestYaml(skill: SkillText, stored: StoredManifest): string {
   const pin =
     skill.kind === "tool"
       ? `# To pin it, put these fields under "${skill.name}:" in <tool file>.${MANIFEST_FILE_NAME} beside the tool file.`
       : `# To pin it, save this file as ${MANIFEST_FILE_NAME} beside the skill's SKILL.md.`;
-  const header = [`# Routing manifest of ${skill.name} (source: ${stored.source}, content hash ${skill.contentHash.slice(0, 12)})`, pin];
+  const header = [`# Routing manifest of ${skill.name} (source: ${stored.source}, text hash ${skillTextHash(skill).slice(0, 12)})`, pin];
   return `${header.join("\n")}\n${stringify(stored.manifest, { lineWidth: 0 })}`;
 }
 

@@ -48,7 +48,7 @@ function readLine(line: string, origin: string): { key: string; imported: Import
     const parsed = partialManifestSchema.safeParse(value["manifest"]);
     if (!parsed.success) return { problem: `${label}: the manifest does not fit the schema (${describeIssues(parsed.error)})` };
     if (Object.keys(parsed.data).length === 0) return { problem: `${label}: the manifest is empty` };
-    return { key: named.key, imported: { manifest: tidyManifest(parsed.data), contentHashPrefix: named.contentHashPrefix, origin } };
+    return { key: named.key, imported: { manifest: tidyManifest(parsed.data), hashPrefix: named.hashPrefix, origin } };
   }
   if ("response" in value || "error" in value) {
     const response = isRecord(value["response"]) ? value["response"] : undefined;
@@ -58,7 +58,7 @@ function readLine(line: string, origin: string): { key: string; imported: Import
     if (!body) return { problem: `${label}: the response has no chat completion body` };
     const answer = readCompletion(body as Parameters<typeof readCompletion>[0]);
     if (!answer.ok) return { problem: `${label}: ${answer.problem}` };
-    return { key: named.key, imported: { manifest: answer.manifest, contentHashPrefix: named.contentHashPrefix, origin } };
+    return { key: named.key, imported: { manifest: answer.manifest, hashPrefix: named.hashPrefix, origin } };
   }
   return { problem: `${label}: neither a batch response line ("response") nor a manifest line ("manifest")` };
 }

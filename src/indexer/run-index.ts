@@ -18,13 +18,15 @@ import type { RiskyReport, SkillProblem } from "../skills/types.js";
 import { openIndexForRead, openIndexForWrite, type IndexDatabase } from "../store/database.js";
 import { bumpIndexVersion, readMeta, readMetaValue, readRootFolders, writeMetaValue, writeRoots, type IndexedRoot } from "../store/index-meta.js";
 import { sqliteManifestCache } from "../store/manifest-cache.js";
-import { readManifests, upsertManifest } from "../store/manifest-rows.js";
+import { readManifests, upsertManifest, type IndexedManifest } from "../store/manifest-rows.js";
 import type { RiskFlag } from "../store/records.js";
 import { deleteSkill, moveSkill, readSkillStates, readStoredRisks, rekeySkillRisks, upsertSkill, type StoredSkillState } from "../store/skill-rows.js";
+import { skillTextHash } from "../store/skill-text.js";
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
 import { buildRoutingData, hasCurrentRoutingData } from "./build-routing-data.js";
 import { analyserVersion } from "./analyser-version.js";
 import { applyFeedback, type FeedbackApplied } from "../feedback/apply-feedback.js";
+import { formerContentHashes, keepsPaidManifest } from "./paid-manifests.js";
 import { refitFromFeedback, type FeedbackRefit } from "../feedback/refit-from-feedback.js";
 import { skillTexts, skillTextsVersion } from "./skill-texts.js";
 
@@ -112,7 +114,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     const { manifests, report } = await expandManifests(plan.expand, plan.chain, (done, total) => options.onProgress?.({ stage: "expand", done, total }));
     // When the index's embedder, its code or its model files differ from this run's, every skill is embedded again.
     const fullEmbed = needsFullEmbed(db, embedderIdentity(options.embedder, embedderPlan));
-    const toEmbed = fullEmbed ? loaded.skills : plan.expand;
+    const toEmbed = fullEmbed ? loaded.skills : plan.write;
     const measured = await inTransaction(db, async () => {
       const now = new Date().toISOString();
       writeSkills(db, plan, manifests, now);
@@ -212,10 +214,12 @@ function storedRisks(file: string): Map<string, RiskFlag[]> {
 
 /** What this run changes: skills added, updated, moved and removed, and unchanged skills whose manifest a better source now writes. */
 interface RunPlan extends ChangePlan {
-  /** Skills to expand and write: the changed ones (tokens counted anew) and the renewed ones. */
-  expand: (LoadedSkill & { tokens: number })[];
+  /** Skills whose manifest this run makes: the changed ones, but for those keeping a paid manifest, and the renewed ones. */
+  expand: LoadedSkill[];
+  /** Skills to write and embed: the changed ones (tokens counted anew) and the renewed ones. */
+  write: (LoadedSkill & { tokens: number })[];
   renewed: LoadedSkill[];
-  storedManifests: Map<string, StoredManifest>;
+  storedManifests: Map<string, IndexedManifest>;
   chain: ExpansionChain;
 }
 
@@ -223,17 +227,24 @@ function planRun(db: IndexDatabase, skills: LoadedSkill[], options: IndexOptions
   const stored = readSkillStates(db);
   const changes = planChanges(skills, stored);
   const storedManifests = readManifests(db);
+  const formerHashes = options.expansion?.imports ? formerContentHashes(skills, stored, storedManifests) : undefined;
   // The cache commits each LLM answer on its own, before the run's transaction: a paid answer is never lost.
-  const chain = expansionChain({ ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: skills });
+  const chain = expansionChain({ ...options.expansion, cache: sqliteManifestCache(db), neighbourPool: skills, formerHashes });
   const changedIds = new Set(changes.changed.map((skill) => skill.id));
-  const renewed = manifestsToRenew(
-    skills.filter((skill) => !changedIds.has(skill.id)),
-    storedManifests,
-    chain,
+  // Updated skills that keep their paid manifest are renewed as unchanged ones are: only when a better source claims them.
+  const keepingPaid = new Set(changes.updated.filter((skill) => keepsPaidManifest(skill, storedManifests.get(skill.id))).map((skill) => skill.id));
+  const renewing = new Set(
+    manifestsToRenew(
+      skills.filter((skill) => !changedIds.has(skill.id) || keepingPaid.has(skill.id)),
+      storedManifests,
+      chain,
+    ).map((skill) => skill.id),
   );
+  const renewed = skills.filter((skill) => renewing.has(skill.id) && !changedIds.has(skill.id));
+  const expand = [...changes.changed.filter((skill) => !keepingPaid.has(skill.id) || renewing.has(skill.id)), ...renewed];
   // A renewed skill's content is unchanged, so its stored token count still holds.
-  const expand = [...changes.changed.map((skill) => ({ ...skill, tokens: countTokens(skill.injection) })), ...renewed.map((skill) => ({ ...skill, tokens: stored.get(skill.name)!.tokens }))];
-  return { ...changes, expand, renewed, storedManifests, chain, stored };
+  const write = [...changes.changed.map((skill) => ({ ...skill, tokens: countTokens(skill.injection) })), ...renewed.map((skill) => ({ ...skill, tokens: stored.get(skill.name)!.tokens }))];
+  return { ...changes, expand, write, renewed, storedManifests, chain, stored };
 }
 
 /** Removes, moves and writes skills with their manifests (inside the run's transaction). */
@@ -241,12 +252,12 @@ function writeSkills(db: IndexDatabase, plan: RunPlan, manifests: Map<string, St
   for (const state of plan.removed) deleteSkill(db, state.id);
   for (const skill of plan.moved) moveSkill(db, skill.id, skill.relativePath, skill.rootPosition, now);
   for (const skill of plan.rekeyed) rekeySkillRisks(db, skill.id, skill.riskKey);
-  for (const skill of plan.expand) {
+  for (const skill of plan.write) {
     const previous = plan.stored.get(skill.name);
     // Same name, other kind: the old row goes first so the name stays unique.
     if (previous && previous.id !== skill.id) deleteSkill(db, previous.id);
     upsertSkill(db, skill, skill.rootPosition, now);
-    upsertManifest(db, skill.id, skill.contentHash, manifests.get(skill.id)!);
+    upsertManifest(db, skill.id, skillTextHash(skill), manifests.get(skill.id) ?? plan.storedManifests.get(skill.id)!);
   }
 }
 

@@ -1,9 +1,9 @@
 import type { Manifest } from "./records.js";
 import type { IndexDatabase } from "./database.js";
 
-/** The key of a paid-for manifest: the same skill content, prompt and model give the same answer's worth. */
+/** The key of a paid-for manifest: the same skill text (store/skill-text.ts), prompt and model give the same answer's worth. */
 export interface ManifestCacheKey {
-  contentHash: string;
+  textHash: string;
   promptVersion: string;
   model: string;
 }
@@ -14,29 +14,29 @@ export interface ManifestCacheKey {
  */
 export interface ManifestCache {
   get(key: ManifestCacheKey): Manifest | undefined;
-  /** The newest manifest for this content and prompt from any model (used when no LLM is configured). */
-  getAnyModel(contentHash: string, promptVersion: string): { model: string; manifest: Manifest } | undefined;
+  /** The newest manifest for this skill text and prompt from any model (used when no LLM is configured). */
+  getAnyModel(textHash: string, promptVersion: string): { model: string; manifest: Manifest } | undefined;
   put(key: ManifestCacheKey, manifest: Manifest): void;
 }
 
 export function sqliteManifestCache(db: IndexDatabase): ManifestCache {
-  const select = db.prepare("SELECT manifest FROM manifest_cache WHERE content_hash = ? AND prompt_version = ? AND model = ?");
-  const selectAny = db.prepare("SELECT model, manifest FROM manifest_cache WHERE content_hash = ? AND prompt_version = ? ORDER BY created_at DESC, model LIMIT 1");
+  const select = db.prepare("SELECT manifest FROM manifest_cache WHERE text_hash = ? AND prompt_version = ? AND model = ?");
+  const selectAny = db.prepare("SELECT model, manifest FROM manifest_cache WHERE text_hash = ? AND prompt_version = ? ORDER BY created_at DESC, model LIMIT 1");
   const upsert = db.prepare(
-    `INSERT INTO manifest_cache (content_hash, prompt_version, model, manifest, created_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (content_hash, prompt_version, model) DO UPDATE SET manifest = excluded.manifest, created_at = excluded.created_at`,
+    `INSERT INTO manifest_cache (text_hash, prompt_version, model, manifest, created_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (text_hash, prompt_version, model) DO UPDATE SET manifest = excluded.manifest, created_at = excluded.created_at`,
   );
   return {
     get(key) {
-      const row = select.get(key.contentHash, key.promptVersion, key.model) as { manifest: string } | undefined;
+      const row = select.get(key.textHash, key.promptVersion, key.model) as { manifest: string } | undefined;
       return row ? (JSON.parse(row.manifest) as Manifest) : undefined;
     },
-    getAnyModel(contentHash, promptVersion) {
-      const row = selectAny.get(contentHash, promptVersion) as { model: string; manifest: string } | undefined;
+    getAnyModel(textHash, promptVersion) {
+      const row = selectAny.get(textHash, promptVersion) as { model: string; manifest: string } | undefined;
       return row ? { model: row.model, manifest: JSON.parse(row.manifest) as Manifest } : undefined;
     },
     put(key, manifest) {
-      upsert.run(key.contentHash, key.promptVersion, key.model, JSON.stringify(manifest), new Date().toISOString());
+      upsert.run(key.textHash, key.promptVersion, key.model, JSON.stringify(manifest), new Date().toISOString());
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { Database } from "better-sqlite3";
+import type { SkillMetadata } from "./records.js";
+import { skillTextHash, type SkillText } from "./skill-text.js";
 
 /**
  * The oldest schema an index may have, and the one a new index starts at. Indexes before it kept their vectors in a
@@ -107,6 +109,24 @@ export const MIGRATIONS: ((db: Database) => void)[] = [
     `),
   // 8: the key each skill's risk flags were made under (skills/risk-key.ts), so a run reuses them for an unchanged skill.
   (db) => db.exec("ALTER TABLE skills ADD COLUMN risk_key TEXT NOT NULL DEFAULT ''"),
+  // 9: paid manifests are keyed on the skill's own text (store/skill-text.ts), not on its content hash, which holds the
+  // router's risk flags; rows are re-keyed from the skills they were made for (cache rows of skills no longer indexed
+  // keep their old key, which no skill text matches).
+  (db) => {
+    db.exec("ALTER TABLE manifests RENAME COLUMN content_hash TO text_hash; ALTER TABLE manifest_cache RENAME COLUMN content_hash TO text_hash");
+    const manifest = db.prepare("UPDATE manifests SET text_hash = ? WHERE skill_id = ?");
+    const cached = db.prepare("UPDATE manifest_cache SET text_hash = ? WHERE text_hash = ?");
+    const skills = db.prepare("SELECT id, kind, name, description, body, metadata, content_hash AS contentHash FROM skills").all() as (Omit<SkillText, "metadata"> & {
+      id: string;
+      metadata: string;
+      contentHash: string;
+    })[];
+    for (const skill of skills) {
+      const textHash = skillTextHash({ ...skill, metadata: JSON.parse(skill.metadata) as SkillMetadata });
+      manifest.run(textHash, skill.id);
+      cached.run(textHash, skill.contentHash);
+    }
+  },
 ];
 
 export const SCHEMA_VERSION = BASELINE_VERSION + MIGRATIONS.length;

@@ -8,6 +8,7 @@ import { HEURISTIC_VERSION, heuristicManifest } from "../../src/expand/heuristic
 import type { LlmSettings } from "../../src/expand/llm-settings.js";
 import { openIndexForWrite, type IndexDatabase } from "../../src/store/database.js";
 import { sqliteManifestCache, type ManifestCache } from "../../src/store/manifest-cache.js";
+import { skillTextHash } from "../../src/store/skill-text.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { goodManifestFor, startChatServer, type ChatServer, type ScriptedReply } from "./chat-server.js";
 
@@ -56,7 +57,7 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
     expect(request.body.response_format).toMatchObject({ type: "json_schema", json_schema: { strict: true } });
     // The nearest neighbour (sharing "logs") is named so the negatives can point at it.
     expect(request.body.messages[1]!.content).toMatch(/Neighbouring skills[^]*- beta-logs:/);
-    expect(cache.get({ contentHash: subjects[0]!.contentHash, promptVersion: PROMPT_VERSION, model: "scripted-model" })).toEqual(alpha.manifest);
+    expect(cache.get({ textHash: skillTextHash(subjects[0]!), promptVersion: PROMPT_VERSION, model: "scripted-model" })).toEqual(alpha.manifest);
 
     // A second expansion of the same content is served from the cache: no request at all.
     const again = await expand(subjects, options);
@@ -93,7 +94,7 @@ describe("LLM expander against a scripted OpenAI-compatible server", () => {
     expect(manifests.get("id-alpha")!.manifest.queries.length).toBeGreaterThan(0);
     expect(report.fallbacks).toEqual([{ skill: "alpha", reason: "empty answer" }]);
     expect(notices).toEqual([expect.stringMatching(/^skill "alpha": no usable LLM manifest \(empty answer\); using the heuristic manifest/)]);
-    expect(cache.get({ contentHash: only.contentHash, promptVersion: PROMPT_VERSION, model: "scripted-model" })).toBeUndefined();
+    expect(cache.get({ textHash: skillTextHash(only), promptVersion: PROMPT_VERSION, model: "scripted-model" })).toBeUndefined();
     // A fallback is retried on the next run: the stored heuristic manifest is due for renewal.
     expect(toRenew([only], manifests, options)).toEqual([only]);
   });

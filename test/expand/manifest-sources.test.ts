@@ -9,6 +9,7 @@ import { importSource } from "../../src/expand/import-source.js";
 import { cachedLlmSource, llmSource } from "../../src/expand/llm-source.js";
 import { openIndexForWrite, type IndexDatabase } from "../../src/store/database.js";
 import { sqliteManifestCache } from "../../src/store/manifest-cache.js";
+import { skillTextHash } from "../../src/store/skill-text.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { goodManifestFor, startChatServer, type ChatServer } from "./chat-server.js";
 import { describeManifestSourceConformance } from "./manifest-source-conformance.js";
@@ -54,7 +55,7 @@ describeManifestSourceConformance({
     importSource(
       new Map([
         ["imported", { manifest: { queries: ["an imported request"] }, origin: "test" }],
-        ["stale", { manifest: { queries: ["old"] }, contentHashPrefix: "ffff", origin: "test" }],
+        ["stale", { manifest: { queries: ["old"] }, hashPrefix: "ffff", origin: "test" }],
       ]),
       ignore,
     ),
@@ -72,7 +73,7 @@ describeManifestSourceConformance({
   create: () => {
     const cache = sqliteManifestCache(db);
     cache.put(
-      { contentHash: subject("paid").contentHash, promptVersion: PROMPT_VERSION, model: "earlier-model" },
+      { textHash: skillTextHash(subject("paid")), promptVersion: PROMPT_VERSION, model: "earlier-model" },
       { queries: ["paid for earlier"], keywords: [], phrases: [], negatives: [], negative_constraint: "", category: "" },
     );
     return cachedLlmSource(cache);

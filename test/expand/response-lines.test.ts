@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { manifestRequestLines, parseCustomId, requestCustomId } from "../../src/expand/request-lines.js";
 import { readResponseLines } from "../../src/expand/response-lines.js";
+import { skillTextHash } from "../../src/store/skill-text.js";
 import { goodManifestFor } from "./chat-server.js";
 
 const skill = { id: "0123456789abcdef", name: "alpha", kind: "skill" as const, description: "Alpha things.", body: "# Alpha", contentHash: "a".repeat(64), metadata: {} };
@@ -15,11 +16,13 @@ function batchLine(customId: string, content: string, extra: Record<string, unkn
 }
 
 describe("request and response lines", () => {
-  it("names each request by skill and content version, and falls back to the id for long names", () => {
-    expect(requestCustomId(skill)).toBe("alpha@aaaaaaaaaaaa");
-    expect(parseCustomId("alpha@aaaaaaaaaaaa")).toEqual({ key: "alpha", contentHashPrefix: "aaaaaaaaaaaa" });
+  it("names each request by skill and the hash of its text, and falls back to the id for long names", () => {
+    const textHash = skillTextHash(skill).slice(0, 12);
+    expect(requestCustomId(skill)).toBe(`alpha@${textHash}`);
+    expect(parseCustomId("alpha@aaaaaaaaaaaa")).toEqual({ key: "alpha", hashPrefix: "aaaaaaaaaaaa" });
     expect(parseCustomId("user@example")).toEqual({ key: "user@example" });
-    expect(requestCustomId({ ...skill, name: "x".repeat(60) })).toBe("0123456789abcdef@aaaaaaaaaaaa");
+    const long = { ...skill, name: "x".repeat(60) };
+    expect(requestCustomId(long)).toBe(`0123456789abcdef@${skillTextHash(long).slice(0, 12)}`);
     const [line] = manifestRequestLines([skill], [skill], "m");
     expect(line!.body.messages.map((message) => message.role)).toEqual(["system", "user"]);
   });
@@ -37,7 +40,7 @@ describe("request and response lines", () => {
     ].join("\n");
     const { imports, problems } = readResponseLines(text, "r.jsonl");
     expect([...imports.keys()]).toEqual(["alpha", "beta"]);
-    expect(imports.get("alpha")).toMatchObject({ contentHashPrefix: "aaaaaaaaaaaa", origin: "r.jsonl line 1" });
+    expect(imports.get("alpha")).toMatchObject({ hashPrefix: "aaaaaaaaaaaa", origin: "r.jsonl line 1" });
     expect(imports.get("alpha")!.manifest.queries).toHaveLength(20);
     expect(imports.get("beta")!.manifest).toEqual({ queries: ["beta please"], category: "tools" });
     expect(problems).toEqual([

@@ -1,0 +1,23 @@
+import { createHash } from "node:crypto";
+import type { SkillRecord } from "./records.js";
+
+/** The fields of a skill an LLM reads to write its manifest (expand/expansion-prompt.ts shows them). */
+export type SkillText = Pick<SkillRecord, "kind" | "name" | "description" | "body" | "metadata">;
+
+/**
+ * The key of a paid-for manifest (the manifest cache, the manifests table, exported requests): sha256 of the skill's
+ * own text as the expansion prompt shows it, a tool's parameters in place of its body, runs of whitespace read as
+ * one space. Nothing the router derives is in it (risk flags, the rules' or the router's version, the file format,
+ * the injection, a hand-written manifest), so a manifest paid for outlives them; nor are the neighbouring skills the
+ * prompt names, which change whenever any other skill is added or removed and only steer the negatives.
+ */
+export function skillTextHash(skill: SkillText): string {
+  const toolName = skill.metadata.toolName !== undefined && skill.metadata.toolName !== skill.name ? skill.metadata.toolName : "";
+  const content = skill.kind === "tool" ? (skill.metadata.parameters === undefined ? "" : JSON.stringify(skill.metadata.parameters)) : skill.body;
+  const hash = createHash("sha256");
+  for (const part of [skill.kind, skill.name, toolName, skill.description, content]) {
+    hash.update(part.replace(/\s+/g, " ").trim());
+    hash.update("\u0000");
+  }
+  return hash.digest("hex");
+}
