@@ -1,5 +1,5 @@
 import type { Dirent, Stats } from "node:fs";
-import { lstat, readdir, realpath, stat } from "node:fs/promises";
+import { lstat, readdir, readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { MAX_LISTED_FILES } from "./limits.js";
 import { MANIFEST_FILE_NAME, toolManifestFileName } from "./manifest-file.js";
@@ -33,7 +33,8 @@ interface Entry {
 
 /**
  * Walks a root in a stable (sorted) order. Skips hidden entries, `.disabled` entries and node_modules, and never
- * enters a folder twice (symlink loops). Nothing outside the root is read, with one exception: a symbolic link to a
+ * enters a folder twice; a symbolic link loop (a link to a folder that holds it, links that lead back to themselves)
+ * is skipped with a warning that names it. Nothing outside the root is read, with one exception: a symbolic link to a
  * skill folder, which installers make (`.claude/skills/x -> ../../.agents/skills/x`); that folder then bounds what
  * its own links may reach. A link to a file is followed only when the file lies inside the root (or inside the
  * linked skill folder that holds the link), whatever the link is called: a link named SKILL.md may point anywhere.
@@ -137,18 +138,23 @@ class Walker {
     return this.followLink(full);
   }
 
-  /** Where a symlink leads, or undefined (with a warning) when it is broken or leaves the bounds for anything but a skill folder. */
+  /** Where a symlink leads, or undefined (with a warning) when it is broken, a loop, or leaves the bounds for anything but a skill folder. */
   private async followLink(link: string): Promise<Entry | undefined> {
     let target: string;
     let holder: string;
     try {
       target = await realpath(link);
       holder = await realpath(path.dirname(link));
-    } catch {
-      this.result.warnings.push({ file: link, reason: "broken symbolic link; skipped" });
+    } catch (error) {
+      this.result.warnings.push({ file: link, reason: await unresolvedLinkReason(link, error) });
       return undefined;
     }
     const type = entryType(await stat(target));
+    // Following a link to a folder that holds it would walk the same files again, without end.
+    if (type === "dir" && isWithin(holder, target)) {
+      this.result.warnings.push({ file: link, reason: `symbolic link loop: it leads to ${target}, a folder that holds the link; not followed` });
+      return undefined;
+    }
     // Inside the root, or inside the linked skill folder that holds the link.
     if (isWithin(target, this.realRoot) || isWithin(target, this.boundOf(holder) ?? this.realRoot)) return { type, target };
     if (type === "dir" && (await isSkillFolder(target))) {
@@ -186,6 +192,34 @@ class Walker {
       else files.push(`${relative}/${name}`);
     }
   }
+}
+
+// Links read when naming a loop: more than the 40 hops after which the system gives up (ELOOP).
+const MAX_HOPS = 41;
+
+/** Why a link has no real path: a loop (named hop by hop), a missing target, or what the system said. */
+async function unresolvedLinkReason(link: string, error: unknown): Promise<string> {
+  const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  if (code === "ENOENT") {
+    const target = await readlink(link).catch(() => undefined);
+    return target === undefined ? "broken symbolic link; skipped" : `broken symbolic link: its target ${target} does not exist; skipped`;
+  }
+  if (code !== "ELOOP") return `cannot follow symbolic link (${code}); skipped`;
+  const hops = [link];
+  for (let at = link; hops.length <= MAX_HOPS; ) {
+    const next = await readlink(at).then(
+      (target) => path.resolve(path.dirname(at), target),
+      () => undefined,
+    );
+    if (next === undefined) break;
+    hops.push(next);
+    if (hops.indexOf(next) < hops.length - 1) {
+      const names = hops.map((hop) => path.relative(path.dirname(link), hop) || ".");
+      return `symbolic link loop: ${names.join(" -> ")}; skipped`;
+    }
+    at = next;
+  }
+  return `symbolic link loop: more than ${MAX_HOPS - 1} links in a row or one that leads back through a folder (ELOOP); skipped`;
 }
 
 function foundFile(file: string, entry: Entry): FoundFile {

@@ -12,7 +12,7 @@ import { toolJsonParser } from "./tool-json.js";
 import { documentHash, riskKey } from "./risk-key.js";
 import { riskFlagsOf, type RiskyPolicy } from "./risk-scan.js";
 import type { ParsedSkill, ParseOptions, RiskyReport, Skill, SkillDocument, SkillParser, SkillProblem } from "./types.js";
-import { readRegularFile } from "./read-regular-file.js";
+import { readRegularFile, refusalReason } from "./read-regular-file.js";
 import { readZipArchive } from "./zip-archive.js";
 import type { RiskFlag } from "../store/records.js";
 import { relativeSourcePath } from "../store/skill-location.js";
@@ -151,7 +151,7 @@ async function readDocument(source: Exclude<SkillSource, { type: "zip" }>, limit
   try {
     const bytes = await readRegularFile(source.target ?? source.file, limit);
     if ("refused" in bytes) {
-      result.invalid.push({ file: source.file, reason: bytes.refused === "not-regular" ? "not a regular file; not read" : `file is ${sizeAgainstLimit(bytes.size, limit)}` });
+      result.invalid.push({ file: source.file, reason: "size" in bytes ? `file is ${sizeAgainstLimit(bytes.size, limit)}` : `${refusalReason(bytes.refused)}; not read` });
       return undefined;
     }
     const decoded = decodeText(bytes.content);

@@ -4,7 +4,7 @@ import { sizeAgainstLimit } from "./decode-text.js";
 import { isRecord } from "./json-document.js";
 import { MAX_MANIFEST_FILE_BYTES, MAX_NESTING_DEPTH } from "./limits.js";
 import { bracketDepth } from "./nesting-depth.js";
-import { readRegularFile } from "./read-regular-file.js";
+import { readRegularFile, refusalReason } from "./read-regular-file.js";
 import type { FoundFile, ParsedSkill, SkillDocument } from "./types.js";
 
 /** A hand-written routing manifest beside a skill folder's SKILL.md / skill.md; it overrides the generated one. */
@@ -20,8 +20,8 @@ export async function readManifestFile({ file, target }: FoundFile): Promise<{ f
   try {
     const read = await readRegularFile(target ?? file, MAX_MANIFEST_FILE_BYTES);
     if (!("refused" in read)) return { file: path.basename(file), text: read.content.toString("utf8") };
-    if (read.refused === "not-regular") return { problem: `${path.basename(file)} is not a regular file; ignored` };
-    return { problem: `${path.basename(file)} is ${sizeAgainstLimit(read.size, MAX_MANIFEST_FILE_BYTES)}; ignored` };
+    if ("size" in read) return { problem: `${path.basename(file)} is ${sizeAgainstLimit(read.size, MAX_MANIFEST_FILE_BYTES)}; ignored` };
+    return { problem: `${path.basename(file)} is ${refusalReason(read.refused)}; ignored` };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return { problem: `cannot read ${path.basename(file)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ignored` };

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSkills } from "../../src/skills/load-skills.js";
@@ -142,6 +142,49 @@ describe("symbolic links never lead the index out of its roots", () => {
     const outside = await outsideFiles();
     const root = tempDir();
     symlinkSync(path.join(outside, "passwd"), path.join(root, "SKILL.md"));
-    await expect(readRegularFile(path.join(root, "SKILL.md"), 1024)).rejects.toMatchObject({ code: "ELOOP" });
+    expect(await readRegularFile(path.join(root, "SKILL.md"), 1024)).toEqual({ refused: "symbolic-link" });
+  });
+});
+
+describe("symbolic link loops", () => {
+  it("are skipped with a warning that names each link and the loop, never as a broken link or silently", async () => {
+    const root = tempDir();
+    writeAgentSkill(root, "notes", { files: { "scripts/run.sh": "echo hi\n" } });
+    const skill = path.join(root, "notes");
+    // A link to itself, two links to each other, a link to the skill folder that holds it.
+    symlinkSync("self", path.join(skill, "scripts", "self"));
+    symlinkSync("pong", path.join(skill, "ping"));
+    symlinkSync("ping", path.join(skill, "pong"));
+    symlinkSync("..", path.join(skill, "scripts", "up"));
+    // Outside skill folders: a folder link back to the root, a SKILL.md and a tool file that are loops.
+    mkdirSync(path.join(root, "drafts"));
+    symlinkSync("..", path.join(root, "drafts", "back"));
+    mkdirSync(path.join(root, "circular"));
+    symlinkSync("SKILL.md", path.join(root, "circular", "SKILL.md"));
+    symlinkSync("tools.json", path.join(root, "tools.json"));
+    // A broken link is still called broken.
+    symlinkSync("missing.md", path.join(root, "drafts", "gone.md"));
+
+    const result = await loadSkills([root]);
+    expect(names(result)).toEqual(["notes"]);
+    expect(result.skills[0]!.metadata.supportingFiles).toEqual(["scripts/run.sh"]);
+    expect(result.invalid).toEqual([]);
+    const warned = Object.fromEntries(result.warnings.map((warning) => [path.relative(root, warning.file), warning.reason]));
+    expect(warned).toEqual({
+      "circular/SKILL.md": "symbolic link loop: SKILL.md -> SKILL.md; skipped",
+      "drafts/back": `symbolic link loop: it leads to ${realpathSync(root)}, a folder that holds the link; not followed`,
+      "drafts/gone.md": "broken symbolic link: its target missing.md does not exist; skipped",
+      "notes/ping": "symbolic link loop: ping -> pong -> ping; skipped",
+      "notes/pong": "symbolic link loop: pong -> ping -> pong; skipped",
+      "notes/scripts/self": "symbolic link loop: self -> self; skipped",
+      "notes/scripts/up": `symbolic link loop: it leads to ${realpathSync(skill)}, a folder that holds the link; not followed`,
+      "tools.json": "symbolic link loop: tools.json -> tools.json; skipped",
+    });
+  });
+
+  it("a file turned into a looping link after discovery is refused as a link, with a reason", async () => {
+    const root = tempDir();
+    symlinkSync("SKILL.md", path.join(root, "SKILL.md"));
+    expect(await readRegularFile(path.join(root, "SKILL.md"), 1024)).toEqual({ refused: "symbolic-link" });
   });
 });
