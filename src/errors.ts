@@ -38,6 +38,10 @@ export const ERROR_CATALOGUE = {
   TOO_MANY_CASES: { status: 400, message: "The eval set has more cases than one request may route" },
   REQUEST_TIMEOUT: { status: 503, message: "The request took longer than this server allows" },
   ROUTE_NOT_FOUND: { status: 404, message: "No such endpoint" },
+  // 421 Misdirected Request (RFC 9110): this server will not answer for that host name, the mark of DNS rebinding.
+  HOST_NOT_ALLOWED: { status: 421, message: "This server without an API key answers only its loopback names, IP addresses and ROUTER_ALLOWED_HOSTS" },
+  // 403, as the MCP spec's Streamable HTTP transport requires of a server that refuses an Origin.
+  ORIGIN_NOT_ALLOWED: { status: 403, message: "Browser requests are answered only from this server's own pages, loopback and allowed hosts, and ROUTER_CORS_ORIGINS" },
   // nginx's status for a client that went away mid-request: counted apart from server failures (5xx).
   CLIENT_CLOSED_REQUEST: { status: 499, message: "The client closed the connection before sending the whole request" },
   PORT_IN_USE: { status: 503, message: "Another process is listening on that port" },

@@ -10,6 +10,7 @@ export const SERVE_FLAGS: SettingKey[] = [
   "port",
   "metricsPublic",
   "corsOrigins",
+  "allowedHosts",
   "maxBodyBytes",
   "requestTimeoutMs",
   "shutdownGraceMs",

@@ -18,6 +18,12 @@ export const settingsSchema = z
     apiKey: z.string().min(16, "must be at least 16 characters").max(4096).regex(/^\S+$/, "must not contain spaces").optional(),
     metricsPublic: z.boolean(),
     corsOrigins: z.array(z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, 'must be "*" or an origin such as https://app.example.com')),
+    allowedHosts: z.array(
+      z
+        .string()
+        .toLowerCase()
+        .regex(/^(\*|\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\])$/, 'must be a host name without scheme or port (router, .example.com, [fd00::1]) or "*"'),
+    ),
     maxBodyBytes: z
       .number()
       .int()

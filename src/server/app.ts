@@ -12,6 +12,7 @@ import { docsPage, DOCS_CONTENT_SECURITY_POLICY } from "./docs-page.js";
 import { addExplorer, EXPLORER_ASSET_PATHS } from "./explorer/explorer-routes.js";
 import { clip } from "./echo-limits.js";
 import { knownError } from "./error-mapping.js";
+import { refuseForeignHosts } from "./host-check.js";
 import { requireJsonBody } from "./json-body-gate.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordDecision, type ServerMetrics } from "./metrics.js";
@@ -31,7 +32,7 @@ export interface RouterSlot {
 /** Stores what a client said of an answer (server/serve.ts records it in the index and applies it within seconds). */
 export type FeedbackSink = (router: Router, request: FeedbackRequest, client: string) => Promise<FeedbackResult>;
 
-export type AppOptions = Partial<Pick<Settings, "apiKey" | "metricsPublic" | "corsOrigins" | "maxBodyBytes" | "requestTimeoutMs" | "decisionLog" | "explorer">> & {
+export type AppOptions = Partial<Pick<Settings, "apiKey" | "metricsPublic" | "corsOrigins" | "allowedHosts" | "maxBodyBytes" | "requestTimeoutMs" | "decisionLog" | "explorer">> & {
   logger?: Logger;
   /** Where POST /feedback goes; without it the endpoint answers 503 NOT_READY. */
   feedback?: FeedbackSink;
@@ -139,6 +140,7 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     // On the answer's own headers: c.header() on a finished answer rebuilds it around a copy of its body stream.
     c.res.headers.set("X-Content-Type-Options", "nosniff");
   });
+  app.use(refuseForeignHosts({ allowedHosts: settings.allowedHosts, corsOrigins: settings.corsOrigins, checkHost: !settings.apiKey, logger }));
   if (settings.corsOrigins.length > 0) {
     const origin = settings.corsOrigins.includes("*") ? "*" : settings.corsOrigins;
     app.use(cors({ origin, allowMethods: ["GET", "POST", "OPTIONS"], allowHeaders: ["Authorization", "Content-Type", "X-Request-Id"], exposeHeaders: ["X-Request-Id"], maxAge: 600 }));

@@ -161,7 +161,10 @@ describe("CORS", () => {
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     expect(allowed.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
-    expect((await preflight("https://evil.example.net")).headers.get("access-control-allow-origin")).toBeNull();
+    const other = await preflight("https://evil.example.net");
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    // And refused outright: a foreign Origin is not answered, key or none (test/server/host-check.test.ts).
+    expect([other.status, ((await other.json()) as any).error.code]).toEqual([403, "ORIGIN_NOT_ALLOWED"]);
   });
 
   it("is off unless origins are configured", async () => {
@@ -171,7 +174,8 @@ describe("CORS", () => {
       expect(response.headers.get("access-control-allow-origin")).toBeNull();
       const preflight = await fetch(`${plain.url}/route`, { method: "OPTIONS", headers: { origin: "https://app.example.com", "access-control-request-method": "POST" } });
       expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
-      expect(preflight.status).toBe(404);
+      // No origin is listed, so another origin's browser requests are refused (host-check.ts).
+      expect(preflight.status).toBe(403);
     } finally {
       await plain.close();
     }
