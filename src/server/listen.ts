@@ -1,7 +1,7 @@
-import type { Server, ServerOptions } from "node:http";
-import { serve, type HttpBindings } from "@hono/node-server";
+import { createServer, type Server, type ServerOptions } from "node:http";
+import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { createError, type RouterError } from "../errors.js";
-import { answerProtocolErrors, type ProtocolAnswer } from "./protocol-errors.js";
+import { answerProtocolErrors, answerUnreadableRequest, type ProtocolAnswer } from "./protocol-errors.js";
 import { discardUnreadBody } from "./unread-body.js";
 
 export interface ListenOptions {
@@ -16,29 +16,35 @@ type FetchApp = { fetch: (request: Request, env: HttpBindings) => Response | Pro
 
 /** Serves `app` over HTTP/1.1; rejects with PORT_IN_USE or LISTEN_FAILED instead of crashing the process. */
 export function listen(app: FetchApp, options: ListenOptions): Promise<Server> {
+  const onAnswer = options.onProtocolAnswer ?? (() => undefined);
+  const fetch = async (request: Request, env: unknown): Promise<Response> => {
+    // An HTTP/1.1 server: the adapter's bindings are node:http's.
+    const bindings = env as HttpBindings;
+    const response = await app.fetch(request, bindings);
+    await discardUnreadBody(bindings.incoming);
+    return response;
+  };
   return new Promise((resolve, reject) => {
-    const server = serve(
-      {
-        fetch: async (request, env) => {
-          const bindings = env as HttpBindings;
-          const response = await app.fetch(request, bindings);
-          await discardUnreadBody(bindings.incoming);
-          return response;
-        },
+    const server = createServer(options.serverOptions ?? {}, (incoming, outgoing) => {
+      // A listener per request, so that a request the adapter cannot make a URL of is answered and logged with its method.
+      const listener = getRequestListener(fetch, {
         hostname: options.hostname,
-        port: options.port,
         // Our discardUnreadBody replaces the adapter's clean-up, which resets connections still sending after 500 ms.
         autoCleanupIncoming: false,
-        ...(options.serverOptions ? { serverOptions: options.serverOptions } : {}),
-      },
-      () => {
-        server.off("error", refuse);
-        resolve(server as Server);
-      },
-    );
-    answerProtocolErrors(server as Server, options.onProtocolAnswer ?? (() => undefined));
+        errorHandler: async (error) => {
+          await discardUnreadBody(incoming);
+          return answerUnreadableRequest(error, incoming.method ?? "unknown", onAnswer);
+        },
+      });
+      void listener(incoming, outgoing);
+    });
+    answerProtocolErrors(server, onAnswer);
     const refuse = (error: NodeJS.ErrnoException) => reject(listenError(error, options));
     server.once("error", refuse);
+    server.listen(options.port, options.hostname, () => {
+      server.off("error", refuse);
+      resolve(server);
+    });
   });
 }
 

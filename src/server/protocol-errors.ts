@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { RequestError } from "@hono/node-server";
 import { createError, type ErrorCode, type RouterError } from "../errors.js";
 import { clip } from "./echo-limits.js";
 import { LINGER_MS } from "./unread-body.js";
@@ -38,6 +39,17 @@ export function answerProtocolErrors(server: Server, onAnswer: (answer: Protocol
     answerAndClose(socket, answer);
     onAnswer({ method: "CONNECT", status: answer.status, code: answer.code });
   });
+}
+
+/**
+ * The answer to a request Node parsed but the HTTP adapter could not make a URL of (a backslash in its path, a Host
+ * that is not a host), which it would answer with a bare 400: MALFORMED_HTTP in the catalogue's JSON shape. Anything
+ * else the adapter hands over (an app that threw outside its own error handler) is a 500 INTERNAL_ERROR.
+ */
+export function answerUnreadableRequest(error: unknown, method: string, onAnswer: (answer: ProtocolAnswer) => void): Response {
+  const answer = error instanceof RequestError ? createError("MALFORMED_HTTP", `The request target is not valid: ${clip(error.message)}`) : createError("INTERNAL_ERROR");
+  onAnswer({ method, status: answer.status, code: answer.code });
+  return new Response(JSON.stringify({ error: answer.toJSON() }), { status: answer.status, headers: { "Content-Type": "application/json", "X-Content-Type-Options": "nosniff" } });
 }
 
 /**

@@ -77,7 +77,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     serverOptions: { requestTimeout: settings.requestTimeoutMs + LINGER_MS + BACKSTOP_MS, headersTimeout: settings.requestTimeoutMs, connectionsCheckingInterval: 1000 },
     onProtocolAnswer: ({ method, status, code }) => {
       metrics.requests.inc({ method, route: "unmatched", status: String(status) });
-      logger.info({ event: "request", method, route: "unmatched", status, code }, "request refused before the app");
+      const line = { event: "request", method, route: "unmatched", status, code };
+      if (status >= 500) logger.error(line, "request failed outside the app");
+      else logger.info(line, "request refused before the app");
     },
   });
 

@@ -5,7 +5,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
-import { type RawExchange, requestBytes, sendAndWait } from "./raw-http.js";
+import { onOneConnection, type RawExchange, requestBytes, sendAndWait } from "./raw-http.js";
 import { capturedLogs } from "./support.js";
 
 // Short, so a stalled client is answered soon; nothing here measures time.
@@ -71,6 +71,19 @@ describe("answers a client gets where Node would send a bare status line or clos
     const exchange = await sendAndWait(server.url, Buffer.from("GET /healthz HTTP/1.1\r\nhost localhost\r\n\r\n"));
     expect(exchange.status).toBe(400);
     expect(errorCode(exchange)).toBe("MALFORMED_HTTP");
+  });
+
+  it("a path with backslashes, which the HTTP adapter cannot make a URL of: JSON 400 MALFORMED_HTTP, logged with its method and counted", async () => {
+    const exchange = await sendAndWait(server.url, Buffer.from("GET /route\\..\\x HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n"));
+    expect(exchange).toMatchObject({ status: 400, error: undefined, headers: { "content-type": "application/json", "x-content-type-options": "nosniff" } });
+    expect(JSON.parse(exchange.body).error).toEqual({ code: "MALFORMED_HTTP", message: "The request target is not valid: Backslash in request path" });
+    expect(logs.lines()).toContainEqual(expect.objectContaining({ event: "request", method: "GET", route: "unmatched", status: 400, code: "MALFORMED_HTTP", level: "info" }));
+    expect(await counted()).toContain("GET unmatched 400");
+    // With a body, sent on a kept-alive connection: the body is read and dropped, and the next request is answered.
+    const body = Buffer.from(JSON.stringify({ query: "my pod keeps restarting" }));
+    const next = requestBytes("GET", "/healthz", { connection: "close" }, Buffer.alloc(0));
+    const transcript = await onOneConnection(server.url, [requestBytes("POST", "/route\\x", { "content-type": "application/json" }, body), next]);
+    expect(transcript).toEqual({ statuses: [400, 200], error: undefined });
   });
 });
 
