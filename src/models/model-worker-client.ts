@@ -7,6 +7,7 @@ import type { EmbedderOptions } from "./create-embedder.js";
 import type { Embedder, RerankerLoad, RerankerOptions } from "./embedder.js";
 import { modelSettings } from "./model-settings.js";
 import type { SerialisedError, WorkerCall, WorkerClose, WorkerJob, WorkerReply } from "./model-worker-protocol.js";
+import { disableOnnxTelemetry } from "./onnx-telemetry.js";
 
 type Ready = Extract<WorkerReply, { type: "ready" }>;
 type Result = Extract<WorkerReply, { type: "result" }>;
@@ -138,6 +139,8 @@ class ModelWorker {
  * worker registers tsx's ESM loader first, then imports the .ts entry.
  */
 function spawnWorker(job: WorkerJob): Worker {
+  // Here, on the main thread: a worker cannot set onnxruntime's switch for the process.
+  disableOnnxTelemetry();
   if (fileURLToPath(import.meta.url).endsWith(".js")) return new Worker(new URL("./model-worker.js", import.meta.url), { workerData: job });
   const entry = new URL("./model-worker.ts", import.meta.url).href;
   return new Worker(`import(${JSON.stringify(tsxEsmApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`, { eval: true, workerData: job });

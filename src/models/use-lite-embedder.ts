@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as ort from "onnxruntime-node";
 import type { Embedder } from "./embedder.js";
+import { disableOnnxTelemetry } from "./onnx-telemetry.js";
 import { OFFLINE_MODEL_DIR, OFFLINE_MODEL_FILES, OFFLINE_MODEL_OUTPUT, readOfflineModelBuild } from "./offline-model-files.js";
 import { UseLiteTokenizer, type VocabularyEntry } from "./use-lite-tokenizer.js";
 import { normalise } from "./vector-math.js";
@@ -35,6 +36,9 @@ export async function createUseLiteEmbedder(options: UseLiteOptions = {}): Promi
   const folder = options.folder ?? OFFLINE_MODEL_DIR;
   const build = readOfflineModelBuild(folder);
   const vocabulary = JSON.parse(readFileSync(path.join(folder, OFFLINE_MODEL_FILES.vocabulary), "utf8")) as VocabularyEntry[];
+  disableOnnxTelemetry();
+  // onnxruntime's own log (it starts with the first session): errors only, as for the MiniLMs (transformers-runtime.ts).
+  ort.env.logLevel = "error";
   const session = await ort.InferenceSession.create(path.join(folder, OFFLINE_MODEL_FILES.graph), {
     graphOptimizationLevel: "all",
     executionMode: "sequential",
