@@ -52,6 +52,10 @@ export const ERROR_CATALOGUE = {
   MANIFEST_IMPORT_INVALID: { status: 400, message: "The manifest import file has no usable line" },
   FEEDBACK_LIMIT: { status: 409, message: "The index holds as much feedback as it keeps for this skill or client" },
   FEEDBACK_IMPORT_INVALID: { status: 400, message: "The feedback import file has no usable line" },
+  // 409, not 5xx: the deployment, not the server, is in the way, and no retry helps until a store is configured.
+  FEEDBACK_STORE_READ_ONLY: { status: 409, message: "The index is read-only and no feedback store is configured: set ROUTER_FEEDBACK_URL (docs/operations.md, Scaling out)" },
+  FEEDBACK_STORE_UNAVAILABLE: { status: 503, message: "The feedback store did not answer in time; nothing was stored: send it again after Retry-After" },
+  FEEDBACK_STORE_TOO_NEW: { status: 503, message: "The feedback store's schema was written by a newer skill-router" },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,5 +1,6 @@
-import { createError } from "../errors.js";
 import type { IndexDatabase } from "./database.js";
+import { FEEDBACK_LIMITS, limitRefusal, windowStart, type FeedbackCounts, type FeedbackLimits } from "./feedback-limits.js";
+import { readMetaJson, writeMetaJson } from "./index-meta.js";
 import { blobOf, floatsOf } from "./vectors.js";
 
 /** What a piece of feedback teaches: an example of its skill, nothing (it contradicts the skill's near misses), or that no skill fits. */
@@ -33,19 +34,29 @@ export interface EmbeddedFeedback extends FeedbackRow {
 
 export type NewFeedback = Pick<FeedbackRow, "query" | "skill" | "wrong" | "routeId" | "client" | "role" | "note"> & { embedder: string | null; vector: Float32Array | null };
 
-/** Feedback kept per index, per skill, and per client and skill: one client cannot make one skill take over. */
-export const FEEDBACK_LIMITS = { total: 20_000, perSkill: 1_000, perClientSkill: 200 } as const;
+/** Who the server knows the sender as (its API key, else its address); null for the operator at the CLI, whom no window bounds. */
+export type FeedbackSender = string | null;
+
+export { FEEDBACK_LIMITS };
 
 /** One row per request: the same words with another case or spacing are the same request. */
-function feedbackKey(query: string): string {
+export function feedbackKey(query: string): string {
   return query.trim().replace(/\s+/g, " ").toLowerCase();
 }
 
 /**
  * Stores what was said of a request (one row per request: a new word replaces the old one, the same word again counts
- * once). Refused with FEEDBACK_LIMIT when the index, the skill, or this client's rows of the skill are full.
+ * once). Refused with FEEDBACK_LIMIT when the index, the skill, or this client's rows of the skill are full, or when the
+ * skill or the sender took their window's share of new words (store/feedback-limits.ts).
  */
-export function saveFeedback(db: IndexDatabase, feedback: NewFeedback, now = new Date().toISOString()): { row: FeedbackRow; duplicate: boolean } {
+export function saveFeedback(
+  db: IndexDatabase,
+  feedback: NewFeedback,
+  sender: FeedbackSender = null,
+  at = new Date(),
+  limits: FeedbackLimits = FEEDBACK_LIMITS,
+): { row: FeedbackRow; duplicate: boolean } {
+  const now = at.toISOString();
   return db.transaction(() => {
     const key = feedbackKey(feedback.query);
     const existing = db.prepare("SELECT id, skill FROM feedback WHERE query_key = ?").get(key) as { id: number; skill: string | null } | undefined;
@@ -53,11 +64,12 @@ export function saveFeedback(db: IndexDatabase, feedback: NewFeedback, now = new
       db.prepare("UPDATE feedback SET times = times + 1, updated_at = ? WHERE id = ?").run(now, existing.id);
       return { row: readFeedback(db, existing.id)!, duplicate: true };
     }
-    if (!existing) checkLimits(db, feedback);
+    const refused = limitRefusal(countFeedbackFor(db, feedback, sender, windowStart(at, limits)), { ...feedback, sender }, at, !existing, limits);
+    if (refused) throw refused;
     const vector = feedback.vector ? blobOf(feedback.vector) : null;
-    const values = [feedback.query, feedback.skill, feedback.wrong, feedback.routeId, feedback.client, feedback.role, feedback.note, feedback.embedder, vector];
+    const values = [feedback.query, feedback.skill, feedback.wrong, feedback.routeId, feedback.client, sender, feedback.role, feedback.note, feedback.embedder, vector];
     if (existing) {
-      db.prepare("UPDATE feedback SET query = ?, skill = ?, wrong = ?, route_id = ?, client = ?, role = ?, note = ?, embedder = ?, vector = ?, times = 1, updated_at = ? WHERE id = ?").run(
+      db.prepare("UPDATE feedback SET query = ?, skill = ?, wrong = ?, route_id = ?, client = ?, sender = ?, role = ?, note = ?, embedder = ?, vector = ?, times = 1, updated_at = ? WHERE id = ?").run(
         ...values,
         now,
         existing.id,
@@ -67,28 +79,37 @@ export function saveFeedback(db: IndexDatabase, feedback: NewFeedback, now = new
       ? existing.id
       : Number(
           db
-            .prepare("INSERT INTO feedback (query, query_key, skill, wrong, route_id, client, role, note, embedder, vector, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .prepare(
+              "INSERT INTO feedback (query, query_key, skill, wrong, route_id, client, sender, role, note, embedder, vector, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )
             .run(feedback.query, key, ...values.slice(1), now, now).lastInsertRowid,
         );
     return { row: readFeedback(db, id)!, duplicate: false };
   })();
 }
 
-function checkLimits(db: IndexDatabase, feedback: NewFeedback): void {
-  const count = (where: string, ...values: unknown[]) =>
-    db
-      .prepare(`SELECT count(*) FROM feedback ${where}`)
-      .pluck()
-      .get(...values) as number;
-  const full = (what: string, limit: number) =>
-    createError("FEEDBACK_LIMIT", `${what} already holds ${limit} pieces of feedback: review them with \`router feedback list\` and remove some with \`router feedback forget\``, { limit });
-  if (count("") >= FEEDBACK_LIMITS.total) throw full("The index", FEEDBACK_LIMITS.total);
-  const skill = feedback.skill ?? feedback.wrong;
-  if (skill === null) return;
-  if (count("WHERE skill = ? OR wrong = ?", skill, skill) >= FEEDBACK_LIMITS.perSkill) throw full(`Skill "${skill}"`, FEEDBACK_LIMITS.perSkill);
-  if (count("WHERE (skill = ? OR wrong = ?) AND client = ?", skill, skill, feedback.client) >= FEEDBACK_LIMITS.perClientSkill) {
-    throw full(`Client "${feedback.client}" on skill "${skill}"`, FEEDBACK_LIMITS.perClientSkill);
-  }
+// A row's time in the window is when its word was last said (a duplicate says it again): a window is never looser for it.
+const COUNTS = `
+  SELECT count(*) AS total,
+    count(*) FILTER (WHERE skill = @checked OR wrong = @checked) AS skillRows,
+    count(*) FILTER (WHERE (skill = @checked OR wrong = @checked) AND client = @client) AS clientSkillRows,
+    count(*) FILTER (WHERE (skill = @skill OR wrong = @skill) AND sender IS NOT NULL AND updated_at > @since) AS skillRecent,
+    min(updated_at) FILTER (WHERE (skill = @skill OR wrong = @skill) AND sender IS NOT NULL AND updated_at > @since) AS skillOldest,
+    count(*) FILTER (WHERE (skill = @wrong OR wrong = @wrong) AND sender IS NOT NULL AND updated_at > @since) AS wrongRecent,
+    min(updated_at) FILTER (WHERE (skill = @wrong OR wrong = @wrong) AND sender IS NOT NULL AND updated_at > @since) AS wrongOldest,
+    count(*) FILTER (WHERE sender = @sender AND updated_at > @since) AS senderRecent,
+    min(updated_at) FILTER (WHERE sender = @sender AND updated_at > @since) AS senderOldest
+  FROM feedback`;
+
+function countFeedbackFor(db: IndexDatabase, feedback: NewFeedback, sender: FeedbackSender, since: Date): FeedbackCounts {
+  return db.prepare(COUNTS).get({
+    checked: feedback.skill ?? feedback.wrong,
+    client: feedback.client,
+    skill: feedback.skill,
+    wrong: feedback.wrong,
+    sender,
+    since: since.toISOString(),
+  }) as FeedbackCounts;
 }
 
 const COLUMNS = "id, query, skill, wrong, route_id AS routeId, client, times, role, note, created_at AS createdAt, updated_at AS updatedAt";
@@ -121,6 +142,51 @@ export function forgetFeedback(db: IndexDatabase, which: { ids?: number[]; skill
   if (which.skill !== undefined) return db.prepare("DELETE FROM feedback WHERE skill = ? OR wrong = ?").run(which.skill, which.skill).changes;
   const remove = db.prepare("DELETE FROM feedback WHERE id = ?");
   return db.transaction(() => (which.ids ?? []).reduce((removed, id) => removed + remove.run(id).changes, 0))();
+}
+
+/**
+ * Makes the index's rows those of a shared store (an index run folding PostgreSQL's rows in), inside the caller's
+ * transaction. A row's vector of `embedder` the index already holds for the same request is kept when the store's
+ * is missing or another embedder's, so a run embeds each request once.
+ */
+export function replaceFeedbackRows(db: IndexDatabase, rows: EmbeddedFeedback[], embedder: string): void {
+  const kept = new Map(
+    (db.prepare("SELECT query_key AS key, vector FROM feedback WHERE embedder = ? AND vector IS NOT NULL").all(embedder) as { key: string; vector: Buffer }[]).map((row) => [row.key, row.vector]),
+  );
+  db.prepare("DELETE FROM feedback").run();
+  const insert = db.prepare(
+    "INSERT INTO feedback (id, query, query_key, skill, wrong, route_id, client, times, role, note, embedder, vector, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const row of rows) {
+    const key = feedbackKey(row.query);
+    const own = row.vector && row.embedder === embedder ? blobOf(row.vector) : undefined;
+    const vector = own ?? kept.get(key) ?? (row.vector ? blobOf(row.vector) : null);
+    const vectorEmbedder = own || !kept.has(key) ? row.embedder : embedder;
+    insert.run(row.id, row.query, key, row.skill, row.wrong, row.routeId, row.client, row.times, row.role, row.note, vectorEmbedder, vector, row.createdAt, row.updatedAt);
+  }
+}
+
+/** What an index version holds of a feedback store's rows: which store, up to which of its revisions, how many, when read. */
+export interface FoldedFeedback {
+  store: string;
+  revision: number;
+  rows: number;
+  at: string;
+}
+
+const FOLDED_KEY = "feedback_folded";
+
+export function readFoldedFeedback(db: IndexDatabase): FoldedFeedback | undefined {
+  return readMetaJson<FoldedFeedback>(db, FOLDED_KEY);
+}
+
+export function writeFoldedFeedback(db: IndexDatabase, folded: FoldedFeedback): void {
+  writeMetaJson(db, FOLDED_KEY, folded);
+}
+
+/** The highest row id: the index's own revision of its feedback (its rows are folded where they are). */
+export function feedbackRevision(db: IndexDatabase): number {
+  return (db.prepare("SELECT coalesce(max(id), 0) FROM feedback").pluck().get() as number) ?? 0;
 }
 
 export function countFeedback(db: IndexDatabase): number {

@@ -127,6 +127,9 @@ export const MIGRATIONS: ((db: Database) => void)[] = [
       cached.run(textHash, skill.contentHash);
     }
   },
+  // 10: who the server knew each piece of feedback's sender as (store/feedback-limits.ts): a window per sender holds
+  // whatever client name it gives. Rows from before are the operator's (null), as nothing bounded them.
+  (db) => db.exec("ALTER TABLE feedback ADD COLUMN sender TEXT"),
 ];
 
 export const SCHEMA_VERSION = BASELINE_VERSION + MIGRATIONS.length;
