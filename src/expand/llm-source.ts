@@ -41,9 +41,13 @@ export function llmSource(settings: LlmSettings, cache: ManifestCache | undefine
 
 /** With no LLM configured: an answer paid for earlier (any model, the same skill text and prompt) beats the heuristic. */
 export function cachedLlmSource(cache: ManifestCache): ManifestWriter {
+  // Asked of every unchanged skill on every run: with nothing cached, its text is not even hashed.
+  let holdsAny: boolean | undefined;
   return {
     name: "llm",
     claim(subject) {
+      holdsAny ??= cache.holdsAny(PROMPT_VERSION);
+      if (!holdsAny) return undefined;
       const earlier = cache.getAnyModel(skillTextHash(subject), PROMPT_VERSION);
       return earlier ? { version: `llm:${PROMPT_VERSION}:${earlier.model}` } : undefined;
     },

@@ -17,10 +17,13 @@ export interface ManifestCache {
   /** The newest manifest for this skill text and prompt from any model (used when no LLM is configured). */
   getAnyModel(textHash: string, promptVersion: string): { model: string; manifest: Manifest } | undefined;
   put(key: ManifestCacheKey, manifest: Manifest): void;
+  /** Whether any answer is cached for this prompt: with none, no skill's text need be hashed to look one up. */
+  holdsAny(promptVersion: string): boolean;
 }
 
 export function sqliteManifestCache(db: IndexDatabase): ManifestCache {
   const select = db.prepare("SELECT manifest FROM manifest_cache WHERE text_hash = ? AND prompt_version = ? AND model = ?");
+  const selectPrompt = db.prepare("SELECT 1 FROM manifest_cache WHERE prompt_version = ? LIMIT 1");
   const selectAny = db.prepare("SELECT model, manifest FROM manifest_cache WHERE text_hash = ? AND prompt_version = ? ORDER BY created_at DESC, model LIMIT 1");
   const upsert = db.prepare(
     `INSERT INTO manifest_cache (text_hash, prompt_version, model, manifest, created_at) VALUES (?, ?, ?, ?, ?)
@@ -34,6 +37,9 @@ export function sqliteManifestCache(db: IndexDatabase): ManifestCache {
     getAnyModel(textHash, promptVersion) {
       const row = selectAny.get(textHash, promptVersion) as { model: string; manifest: string } | undefined;
       return row ? { model: row.model, manifest: JSON.parse(row.manifest) as Manifest } : undefined;
+    },
+    holdsAny(promptVersion) {
+      return selectPrompt.get(promptVersion) !== undefined;
     },
     put(key, manifest) {
       upsert.run(key.textHash, key.promptVersion, key.model, JSON.stringify(manifest), new Date().toISOString());

@@ -6,8 +6,8 @@ export type SkillText = Pick<SkillRecord, "kind" | "name" | "description" | "bod
 
 /**
  * The key of a paid-for manifest (the manifest cache, the manifests table, exported requests): sha256 of the skill's
- * own text as the expansion prompt shows it, a tool's parameters in place of its body, runs of whitespace read as
- * one space. Nothing the router derives is in it (risk flags, the rules' or the router's version, the file format,
+ * own text as the expansion prompt shows it, a tool's parameters in place of its body, Windows line endings read as
+ * Unix ones (a checkout's setting, not the author's text). Nothing the router derives is in it (risk flags, the rules' or the router's version, the file format,
  * the injection, a hand-written manifest), so a manifest paid for outlives them; nor are the neighbouring skills the
  * prompt names, which change whenever any other skill is added or removed and only steer the negatives.
  */
@@ -16,7 +16,8 @@ export function skillTextHash(skill: SkillText): string {
   const content = skill.kind === "tool" ? (skill.metadata.parameters === undefined ? "" : JSON.stringify(skill.metadata.parameters)) : skill.body;
   const hash = createHash("sha256");
   for (const part of [skill.kind, skill.name, toolName, skill.description, content]) {
-    hash.update(part.replace(/\s+/g, " ").trim());
+    // Only a text holding a carriage return is rewritten: a regular expression over every body costs more than the hash.
+    hash.update(part.includes("\r") ? part.replace(/\r\n?/g, "\n") : part);
     hash.update("\u0000");
   }
   return hash.digest("hex");

@@ -7,6 +7,7 @@ import { runIndex } from "../../src/indexer/run-index.js";
 import { contentHash } from "../../src/skills/content-hash.js";
 import { loadSkills } from "../../src/skills/load-skills.js";
 import { openIndexForRead, openIndexForWrite } from "../../src/store/database.js";
+import { BASELINE_VERSION, MIGRATIONS } from "../../src/store/migrations.js";
 import { sqliteManifestCache } from "../../src/store/manifest-cache.js";
 import { readManifests } from "../../src/store/manifest-rows.js";
 import type { RiskFlag } from "../../src/store/records.js";
@@ -155,7 +156,7 @@ describe("paid manifests are keyed on the skill's own text", () => {
     const db = path.join(tempDir(), "router.db");
     await runIndex({ paths: [root], db, expansion: { llm } });
     await asIfFlaggedBy(root, db, "plain-notes", OLDER_FLAG);
-    downgradeToSchema8(db);
+    asBeforeTextHashes(db);
 
     const upgraded = await runIndex({ paths: [root], db, expansion: { llm } });
     expect(upgraded.updated).toEqual(["plain-notes"]);
@@ -175,8 +176,11 @@ describe("paid manifests are keyed on the skill's own text", () => {
   });
 });
 
-/** What schema 8 held: manifests and cached answers under each skill's content hash, flags included. */
-function downgradeToSchema8(db: string): void {
+/**
+ * Puts the manifests and cached answers under each skill's content hash (flags included), as schema 8 held them, then
+ * runs the migration from schema 8 on them (later migrations are not this test's business).
+ */
+function asBeforeTextHashes(db: string): void {
   const index = new Database(db);
   try {
     const skills = index.prepare("SELECT id, kind, name, description, body, metadata, content_hash AS contentHash FROM skills").all() as {
@@ -194,7 +198,7 @@ function downgradeToSchema8(db: string): void {
       index.prepare("UPDATE manifests SET text_hash = ? WHERE skill_id = ?").run(skill.contentHash, skill.id);
     }
     index.exec("ALTER TABLE manifests RENAME COLUMN text_hash TO content_hash; ALTER TABLE manifest_cache RENAME COLUMN text_hash TO content_hash");
-    index.pragma("user_version = 8");
+    index.transaction(() => MIGRATIONS[8 - BASELINE_VERSION]!(index))();
   } finally {
     index.close();
   }

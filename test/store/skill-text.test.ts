@@ -43,7 +43,7 @@ describe("the hash of a skill's own text, the key of its paid manifests", () => 
     expect(skillTextHash({ ...tool, metadata: { ...tool.metadata, toolName: "forecast" } })).not.toBe(skillTextHash(tool));
   });
 
-  it("stays the same whatever the router derives: flags, format, injection, a manifest file, example queries, the explicit-only reason, whitespace", () => {
+  it("stays the same whatever the router derives: flags, format, injection, a manifest file, example queries, the explicit-only reason, line endings", () => {
     const same: SkillRecord[] = [
       { ...skill, risks: [{ rule: "reverse-shell", line: 3, excerpt: "bash -i" }], contentHash: "b".repeat(64) },
       { ...skill, format: "skill-md", injection: "Skill folder: /elsewhere\n\n# Release notes" },
@@ -51,7 +51,7 @@ describe("the hash of a skill's own text, the key of its paid manifests", () => 
         ...skill,
         metadata: { manifestFile: { file: "router-manifest.yaml", content: { queries: ["notes please"] } }, exampleQueries: ["write release notes"], explicitOnly: "its frontmatter says so" },
       },
-      { ...skill, body: "# Release notes\r\n\r\nCollect the merged pull requests,\r\nthen group them.\r\n" },
+      { ...skill, body: "# Release notes\r\n\r\nCollect the merged pull requests, then group them." },
     ];
     for (const other of same) expect(skillTextHash(other)).toBe(skillTextHash(skill));
     // A tool's body (its definition as JSON) is not what the prompt shows: its parameters are.
