@@ -7,7 +7,7 @@ import { openIndexForRead } from "../../src/store/database.js";
 import { readMeta } from "../../src/store/index-meta.js";
 import { SHIPPED_ENV, SHIPPED_NODE_FLAGS } from "../../bench/shipped-serve-process.js";
 import { tempDir } from "../helpers/fixtures.js";
-import { untilServeReady } from "../helpers/wait.js";
+import { untilServeReady, waitUntil } from "../helpers/wait.js";
 
 // Docker does not run on our machines: these tests check what can be checked without it, and run the image's own
 // commands (RUN steps, HEALTHCHECK, CMD) as plain processes in a folder laid out like the image's /app.
@@ -70,7 +70,8 @@ describe("Dockerfile", () => {
     expect(user?.args).toBe("node");
     expect(keywords.lastIndexOf("USER")).toBeLessThan(keywords.indexOf("CMD"));
     expect(runtime.find((instruction) => instruction.keyword === "EXPOSE")?.args).toBe("8787");
-    expect(runtime.find((instruction) => instruction.keyword === "HEALTHCHECK")?.args).toMatch(/\/healthz/);
+    // Healthy means ready: a container without a loadable index is not.
+    expect(runtime.find((instruction) => instruction.keyword === "HEALTHCHECK")?.args).toMatch(/\/readyz/);
     // The benches run `router serve` as the image does (bench/shipped-serve-process.ts).
     expect(JSON.parse(runtime.find((instruction) => instruction.keyword === "CMD")!.args)).toEqual(["node", ...SHIPPED_NODE_FLAGS, "dist/cli/main.js", "serve"]);
     expect(imageEnv).toMatchObject(SHIPPED_ENV);
@@ -107,6 +108,43 @@ describe("Dockerfile", () => {
       expect(readMeta(index).embedder).toBe("use-lite-512");
     } finally {
       index.close();
+    }
+  });
+
+  it("prunes only what nothing loads: js-tiktoken's other encodings, sharp, transformers.js's other builds; and checks what is left loads", () => {
+    const run = dockerfile.find((instruction) => instruction.stage === 0 && instruction.keyword === "RUN" && instruction.args.startsWith("npm ci"))!.args;
+    const imports = spawnSync("grep", ["-rhoE", 'from "(js-tiktoken|sharp|@huggingface/transformers)[^"]*"|import\\("(js-tiktoken|sharp|@huggingface/transformers)[^"]*"\\)', "src"], {
+      encoding: "utf8",
+    }).stdout;
+    // The code reads the o200k_base ranks alone, and never sharp (transformers.js imports it for images only).
+    expect(new Set(imports.match(/js-tiktoken[^"]*|sharp|@huggingface\/transformers/g))).toEqual(new Set(["js-tiktoken/ranks/o200k_base", "@huggingface/transformers"]));
+    expect(run).toContain('! -path "*/dist/ranks/o200k_base.js"');
+    expect(run).toContain('! -path "*/dist/transformers.node.mjs"');
+    const loadCheck = run.slice(run.lastIndexOf("node --input-type=module"));
+    for (const name of ["onnxruntime-node", "@huggingface/transformers", "js-tiktoken/ranks/o200k_base", "better-sqlite3"]) expect(loadCheck).toContain(`import('${name}')`);
+  });
+
+  it("is healthy only when ready: its HEALTHCHECK fails while there is no index, passes once one is built, and sends the key", async () => {
+    const { app, env } = imageLikeApp();
+    const keyed = { ...env, ROUTER_API_KEY: "image-key-0123456789abcdef", ROUTER_RELOAD_INTERVAL_MS: "200" };
+    const [command, ...args] = JSON.parse(runtime.find((instruction) => instruction.keyword === "CMD")!.args) as string[];
+    const server = spawn(command!, args, { cwd: app, env: keyed, stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    server.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    try {
+      await waitUntil(() => stdout.includes('"event":"listening"'), "router serve listening");
+      const port = new URL((JSON.parse(stdout.split("\n").find((line) => line.includes('"event":"listening"'))!) as { url: string }).url).port;
+      const healthcheck = runtime.find((instruction) => instruction.keyword === "HEALTHCHECK")!.args.replace(/^.*?CMD\s+/, "");
+      const check = (extra: NodeJS.ProcessEnv = {}) => spawnSync("sh", ["-c", healthcheck], { env: { ...keyed, ROUTER_PORT: port, ...extra } }).status;
+      // Alive, but no index: unhealthy.
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      expect(check()).toBe(1);
+      expect(spawnSync(process.execPath, ["dist/cli/main.js", "index", "data/skills", "-q"], { cwd: app, env }).status).toBe(0);
+      await waitUntil(() => check() === 0, "healthy once the index is built");
+      expect(check({ ROUTER_API_KEY: "" })).toBe(1);
+    } finally {
+      server.kill("SIGTERM");
+      await once(server, "exit");
     }
   });
 
