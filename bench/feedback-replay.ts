@@ -11,7 +11,7 @@ import { createRouter } from "../src/route/router.js";
 import { openIndexForWrite } from "../src/store/database.js";
 import { saveFeedback } from "../src/store/feedback-rows.js";
 import { triggerDevTable } from "./render-trigger.js";
-import { distractorSets, MANIFEST_TRACKS, measureTriggerDev, routeCases, type Case, type ManifestTrack, type TriggerCounts } from "./trigger-dev-eval.js";
+import { distractorSets, everydaySets, MANIFEST_TRACKS, measureTriggerDev, routeCases, type Case, type ManifestTrack, type TriggerCounts } from "./trigger-dev-eval.js";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const shared = path.resolve(repo, "..", "shared");
@@ -25,7 +25,7 @@ const cases = (JSON.parse(readFileSync(path.join(evalDir, "cases.json"), "utf8")
 const { train: replayed, test: scored } = splitCases(cases);
 
 for (const track of tracks) {
-  const figures = await measureTriggerDev({ evalDir, distractors: curated!, track, cacheDir, fresh: false, log: (message) => process.stderr.write(`${message}\n`) });
+  const figures = await measureTriggerDev({ evalDir, distractors: curated!, track, cacheDir, fresh: false, everydaySets: everydaySets(path.join(shared, "eval")), log: (message) => process.stderr.write(`${message}\n`) });
   const copy = path.join(cacheDir, `feedback-replay-${track}.db`);
   copyIndex(figures.db, copy);
   const before = await scoreHalf(copy);

@@ -29,8 +29,8 @@ export type BenchPart = "trigger" | "accuracy" | "scale" | "http";
 
 export interface BenchConfig {
   parts: BenchPart[];
-  /** The trigger part's eval folder (like ../shared/eval/trigger-dev) and its sets of distractor skills. */
-  trigger: { evalDir: string; distractorSets: DistractorSet[] };
+  /** The trigger part's eval folder (like ../shared/eval/trigger-dev), its sets of distractor skills, and the sets whose no-skill requests it routes as everyday requests. */
+  trigger: { evalDir: string; distractorSets: DistractorSet[]; everydaySets: string[] };
   datasets: DatasetSpec[];
   /** The labelled sets whose training halves fit the defaults (`bench/fit-defaults.ts`), for the leave-one-dataset-out rows. */
   fitSets: { name: string; file: string }[];
@@ -70,7 +70,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
     const figures = [];
     for (const distractors of config.trigger.distractorSets) {
       for (const track of distractors.tracks) {
-        figures.push(await measureTriggerDev({ evalDir: config.trigger.evalDir, distractors, track, cacheDir: path.join(config.cacheDir, "trigger-dev"), fresh: config.fresh, log: config.log }));
+        figures.push(await measureTriggerDev({ evalDir: config.trigger.evalDir, distractors, track, cacheDir: path.join(config.cacheDir, "trigger-dev"), fresh: config.fresh, everydaySets: config.trigger.everydaySets, log: config.log }));
       }
     }
     results.trigger = { run: finishRun(run, started), figures };

@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_FIT_SETS } from "./default-fit.js";
 import { runBench, type BenchPart } from "./run-bench.js";
 import { buildCli } from "./router-serve-child.js";
-import { distractorSets } from "./trigger-dev-eval.js";
+import { distractorSets, everydaySets } from "./trigger-dev-eval.js";
 
 const PARTS: BenchPart[] = ["trigger", "accuracy", "scale", "http"];
 const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -22,7 +22,11 @@ if (parts.includes("http")) buildCli(repo);
 const started = performance.now();
 await runBench({
   parts,
-  trigger: { evalDir: path.join(shared, "eval", "trigger-dev"), distractorSets: distractorSets(path.join(shared, "corpus", "skills")) },
+  trigger: {
+    evalDir: path.join(shared, "eval", "trigger-dev"),
+    distractorSets: distractorSets(path.join(shared, "corpus", "skills")),
+    everydaySets: everydaySets(path.join(shared, "eval")),
+  },
   fitSets: DEFAULT_FIT_SETS.map((name) => ({ name, file: path.join(shared, "eval", `${name}.json`) })),
   datasets: [
     { name: "metatool", file: path.join(shared, "eval", "metatool.json"), withoutExamples: path.join(shared, "eval", "metatool-noexamples.json") },

@@ -13,6 +13,7 @@ import { openIndexForRead } from "../src/store/database.js";
 import { readManifests } from "../src/store/manifest-rows.js";
 import { createRouter, type Router } from "../src/route/router.js";
 import { routableQuery } from "../src/contract/limits.js";
+import { countEveryday, countReach, emptyReach, handedBy, offeringTop, readJudgments, type AgentJudgment, type EverydayCounts, type Handed, type ReachCounts } from "./agent-reach.js";
 
 // Every skill collection of the shared corpus but openclaw, whose 2,215 skills are mostly short community uploads.
 const CURATED_COLLECTIONS = [
@@ -60,6 +61,8 @@ export interface TriggerDevOptions {
   track: ManifestTrack;
   /** Build the index from scratch instead of updating the cached one. */
   fresh: boolean;
+  /** Labelled sets whose no-skill requests are routed too, as everyday requests that need no skill (MetaTool's, CLINC150's out-of-scope). */
+  everydaySets: string[];
   log: (message: string) => void;
 }
 
@@ -108,7 +111,16 @@ export interface TriggerDevFigures {
   shareScale: ShareScaleMeasure | undefined;
   /** Positives whose expected skill is not in the index (refused at indexing). */
   positivesOfMissingSkills: number;
+  /** What reaches the agent (scored with the judgments file): the router's answer, inject or none, and always the top 3. */
+  reach: Record<AnswerKind, ReachCounts>;
+  /** Everyday requests that need no skill, under the router's answer and under inject or none. */
+  everyday: Record<Exclude<AnswerKind, "topThree">, EverydayCounts>;
 }
+
+/** The answers compared: the router's (inject, offer or none), inject or none (`offer: false`), and a list of the top 3 always. */
+export type AnswerKind = "answer" | "injectOrNone" | "topThree";
+/** The agent's judgments of the requests of cases.json, in the eval folder. */
+const JUDGMENTS = "agent-judgments.jsonl";
 
 /** Indexes trigger-dev's skills with the distractors (cached, updated in place) and routes every case. */
 export async function measureTriggerDev(options: TriggerDevOptions): Promise<TriggerDevFigures> {
@@ -135,7 +147,7 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
   try {
     const known = new Set(router.skills().map((skill) => skill.name));
     const evalSkillsIndexed = evalSkills.filter((name) => known.has(name)).length;
-    const { all, byScript, scores, outcomes } = await routeCases(router, cases);
+    const { all, byScript, scores, outcomes, reach } = await routeCases(router, cases, readJudgments(path.join(evalDir, JUDGMENTS)));
     return {
       distractorSet: options.distractors.label,
       db,
@@ -155,6 +167,8 @@ export async function measureTriggerDev(options: TriggerDevOptions): Promise<Tri
       ece: computeMetrics(outcomes).ece,
       shareScale: summary.shareScale,
       positivesOfMissingSkills: cases.filter((item) => item.expected !== null && !known.has(item.expected)).length,
+      reach,
+      everyday: await routeEveryday(router, everydayRequests(options.everydaySets)),
     };
   } finally {
     await router.close();
@@ -171,17 +185,22 @@ function importedSkills(db: string): number {
   }
 }
 
-/** Routes every case and counts, overall and by script, what the table reports. */
+/** Routes every case and counts, overall and by script, what the tables report; with judgments, what reaches the agent. */
 export async function routeCases(
   router: Router,
   cases: Case[],
-): Promise<{ all: TriggerCounts; byScript: Record<Script, TriggerCounts>; scores: { positive: boolean; score: number }[]; outcomes: ScoredOutcome[] }> {
+  judgments: Map<string, AgentJudgment> = new Map(),
+): Promise<{ all: TriggerCounts; byScript: Record<Script, TriggerCounts>; scores: { positive: boolean; score: number }[]; outcomes: ScoredOutcome[]; reach: Record<AnswerKind, ReachCounts> }> {
   const all = emptyCounts();
   const byScript = { latin: emptyCounts(), han: emptyCounts(), hangul: emptyCounts() };
   const scores: { positive: boolean; score: number }[] = [];
   const outcomes: ScoredOutcome[] = [];
+  const reach: Record<AnswerKind, ReachCounts> = { answer: emptyReach(), injectOrNone: emptyReach(), topThree: emptyReach() };
   for (const item of cases) {
-    const result = await router.route(routableQuery(item.query), { k: 3 });
+    const query = routableQuery(item.query);
+    const answered = await router.route(query, { k: 5 });
+    // The inject-or-none rule's answer, as before offers (its table's columns).
+    const result = await router.route(query, { k: 3, offer: false });
     const injected = result.decision === "inject" ? result.selected[0] : undefined;
     for (const counts of [all, byScript[scriptOf(item.query)]]) {
       if (item.expected !== null) {
@@ -194,10 +213,33 @@ export async function routeCases(
         if (injected !== undefined) counts.negativesAnySkill++;
       }
     }
+    const judgment = judgments.get(item.query);
+    const handed: Record<AnswerKind, Handed> = { answer: handedBy(answered), injectOrNone: handedBy(result), topThree: offeringTop(answered, 3) };
+    for (const kind of Object.keys(reach) as AnswerKind[]) countReach(reach[kind], handed[kind], judgment, item.expected, item.source);
     scores.push({ positive: item.expected !== null, score: result.in_scope });
     outcomes.push({ expected: item.expected, ...scoredAnswer(result), latencyMs: 0 });
   }
-  return { all, byScript, scores, outcomes };
+  return { all, byScript, scores, outcomes, reach };
+}
+
+/** The labelled sets whose no-skill requests stand for everyday requests: MetaTool's "no tool needed", CLINC150's out-of-scope. */
+export function everydaySets(sharedEval: string): string[] {
+  return [path.join(sharedEval, "metatool.json"), path.join(sharedEval, "clinc150.json")];
+}
+
+/** The no-skill requests of labelled sets (each case whose expected skill is null). */
+export function everydayRequests(files: string[]): string[] {
+  return files.flatMap((file) => (JSON.parse(readFileSync(file, "utf8")) as { cases: { query: string; expected: string | null }[] }).cases.filter((item) => item.expected === null).map((item) => item.query));
+}
+
+/** Routes requests that need no skill: what the router's answer and inject or none hand the agent for them. */
+export async function routeEveryday(router: Router, queries: string[]): Promise<Record<"answer" | "injectOrNone", EverydayCounts>> {
+  const counts = { answer: { requests: 0, offered: 0, injected: 0, tokens: [] as number[] }, injectOrNone: { requests: 0, offered: 0, injected: 0, tokens: [] as number[] } };
+  for (const query of queries) {
+    countEveryday(counts.answer, handedBy(await router.route(routableQuery(query), { k: 5 })));
+    countEveryday(counts.injectOrNone, handedBy(await router.route(routableQuery(query), { k: 3, offer: false })));
+  }
+  return counts;
 }
 
 function emptyCounts(): TriggerCounts {

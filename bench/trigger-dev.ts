@@ -3,8 +3,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { triggerDevTable } from "./render-trigger.js";
-import { distractorSets, MANIFEST_TRACKS, measureTriggerDev, type ManifestTrack } from "./trigger-dev-eval.js";
+import { everydayTable, reachTable, triggerDevTable } from "./render-trigger.js";
+import { distractorSets, everydaySets, MANIFEST_TRACKS, measureTriggerDev, type ManifestTrack } from "./trigger-dev-eval.js";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const shared = path.resolve(repo, "..", "shared");
@@ -23,8 +23,9 @@ for (const distractors of values.all ? sets : sets.slice(0, 1)) {
       track,
       cacheDir: path.join(repo, "bench", ".cache", "trigger-dev"),
       fresh: values.fresh,
+      everydaySets: everydaySets(path.join(shared, "eval")),
       log: (message) => process.stderr.write(`${message}\n`),
     });
-    console.log(`${track} track\n${triggerDevTable(figures)}\n`);
+    console.log(`${track} track\n${triggerDevTable(figures)}\n\n${reachTable(figures)}\n\n${everydayTable(figures)}\n`);
   }
 }

@@ -1,7 +1,8 @@
 // The library API: route in-process with `createRouter({ db })`, build an index with `runIndex`, store what was right with `recordFeedback`.
 export { createRouter } from "./route/router.js";
 export type { Router, RouterOptions, RouterStatus } from "./route/router.js";
-export type { ContextMessage, Decision, NoneReason, RankedSkill, RouteOptions, RouteResult, RouteTiming, Signals } from "./contract/route.js";
+export type { ContextMessage, Decision, NoneReason, Offer, OfferedSkill, OfferReason, RankedSkill, RouteOptions, RouteResult, RouteRisk, RouteTiming, Signals } from "./contract/route.js";
+export { offerText } from "./contract/offer-text.js";
 export { recordFeedback } from "./feedback/record-feedback.js";
 export type { RecordedFeedback } from "./feedback/record-feedback.js";
 export type { FeedbackRequest } from "./contract/feedback.js";

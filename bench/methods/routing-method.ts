@@ -8,6 +8,8 @@ export interface MethodAnswer {
   confidence: number;
   decision: Decision;
   selected: string[];
+  /** The skills an offer listed (the router's offers; other methods never offer). */
+  offered?: string[];
   /** Milliseconds spent embedding the query (0 for lexical methods). */
   embedMs: number;
 }

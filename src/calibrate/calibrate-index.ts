@@ -9,6 +9,8 @@ import { VERSION } from "../version.js";
 import { calibrateEvidence, MIN_CALIBRATION_SKILLS, type EvidenceCalibration } from "./calibrate-evidence.js";
 import { fitIndexScope } from "./fit-index-scope.js";
 import { measureShareScale, type ShareScaleMeasure } from "./measure-share-scale.js";
+import { calibrateOffer } from "./calibrate-offer.js";
+import { offerCalibrationRecord, type OfferCalibration } from "../store/offer-calibration.js";
 
 /** What `router index` measured of an index with no labels. */
 export interface IndexCalibration {
@@ -18,6 +20,8 @@ export interface IndexCalibration {
   shareScale: ShareScaleMeasure | undefined;
   /** The in-scope model for its request-written manifests (none when too few skills have requests to hold out). */
   scope: IndexScope | undefined;
+  /** How its offers are built and when it injects without the agent (none when too few skills have requests to hold out). */
+  offer: OfferCalibration | undefined;
 }
 
 export { MIN_CALIBRATION_SKILLS };
@@ -36,10 +40,11 @@ export async function calibrateIndex(
   db: IndexDatabase,
   encoder: QueryEncoder,
   indexVersion: number,
-  onProgress?: (stage: "shares" | "calibrate" | "scope", done: number, total: number) => void,
+  onProgress?: (stage: "shares" | "calibrate" | "scope" | "offer", done: number, total: number) => void,
 ): Promise<IndexCalibration> {
   // What earlier runs fitted describes other skills: every measurement starts from the defaults.
   indexScopeRecord.clear(db);
+  offerCalibrationRecord.clear(db);
   // The scale applies to the defaults only (`router fit` calibrates its own shares on real labels), so it is measured with them.
   const shareScale = await measureShareScale(db, encoder, DEFAULT_PARAMS, (done, total) => onProgress?.("shares", done, total));
   const storeShareScale = () => (shareScale ? shareScaleRecord.write(db, { ...shareScale, indexVersion }) : shareScaleRecord.clear(db));
@@ -67,7 +72,10 @@ export async function calibrateIndex(
     storeShareScale();
     await storeScope();
   }
-  return { evidence, shareScale, scope };
+  // Offers are measured on what the index now serves: its floor, scale and in-scope model.
+  const offer = await calibrateOffer(db, encoder, paramsFor(db, embedder), indexVersion, (done, total) => onProgress?.("offer", done, total));
+  if (offer) offerCalibrationRecord.write(db, offer);
+  return { evidence, shareScale, scope, offer };
 }
 
 /** An index too small to measure routes without a floor or scale (stale ones would describe other skills). */
@@ -75,4 +83,5 @@ export function clearCalibration(db: IndexDatabase): void {
   evidenceFloorRecord.clear(db);
   shareScaleRecord.clear(db);
   indexScopeRecord.clear(db);
+  offerCalibrationRecord.clear(db);
 }

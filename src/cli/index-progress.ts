@@ -13,6 +13,7 @@ export function indexProgress(enabled: boolean): { onProgress: (event: IndexProg
     calibrate: createProgress("measuring the evidence floor", "routes", process.stderr, enabled),
     shares: createProgress("routing requests held out of their skills", "routes", process.stderr, enabled),
     scope: createProgress("fitting the in-scope model to requests held out of their skills", "skills", process.stderr, enabled),
+    offer: createProgress("measuring offers on held-out and everyday requests", "routes", process.stderr, enabled),
   };
   return {
     onProgress: (event) => bars[event.stage].update(event.done, event.total, event.stage === "read" ? event.file : ""),

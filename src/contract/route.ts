@@ -37,6 +37,10 @@ export const routeOptionsSchema = z
       .optional()
       .meta({ description: '["body"] returns what to inject with each ranked skill.' }),
     multi: z.boolean().optional().meta({ description: "Inject every skill above the threshold, up to k." }),
+    offer: z
+      .boolean()
+      .optional()
+      .meta({ description: "Answer `offer` with a short list for the agent to choose from when the router is not sure (the default); false answers only inject or none, as before 0.2." }),
   })
   .strict();
 
@@ -63,6 +67,15 @@ export const signalsSchema = z
 
 export const skillKindSchema = z.enum(["skill", "tool"]);
 
+export const routeRiskSchema = z
+  .object({
+    rule: z.string().meta({ description: "The risky-skill rule broken (docs/formats.md lists them), e.g. download-and-run." }),
+    warning: z.string().meta({ description: "What the skill asks for, in words the agent is shown before its text." }),
+    line: z.number().int().meta({ description: "1-based line in the skill's source file." }),
+    excerpt: z.string().meta({ description: "What matched, cut short." }),
+  })
+  .meta({ id: "RouteRisk" });
+
 export const rankedSkillSchema = z
   .object({
     name: z.string(),
@@ -77,10 +90,35 @@ export const rankedSkillSchema = z
     nearest_from_use: z.boolean().meta({ description: "The nearest query is a request confirmed for this skill by feedback, not one of its manifest's." }),
     negative: z.string().nullable().meta({ description: "The near-miss request that penalised this skill, if one did." }),
     body: z.string().optional().meta({ description: 'The text to inject, when `include: ["body"]` was asked for.' }),
+    risks: z.array(routeRiskSchema).meta({ description: "What the risky-skill rules flagged in this skill at index time; empty for most skills. A flagged skill is never injected unless the message calls it by name." }),
   })
   .meta({ id: "RankedSkill" });
 
 export const NONE_REASONS = ["no_evidence", "near_miss", "not_retrieved", "below_threshold", "small_margin", "no_candidates", "empty_index"] as const;
+/** Why the router offered a list instead of injecting: evidence short of the injection rule, or a flagged best skill. */
+export const OFFER_REASONS = ["unsure", "risky"] as const;
+
+export const offeredSkillSchema = z
+  .object({
+    name: z.string(),
+    kind: skillKindSchema,
+    description: z.string().meta({ description: "The description as its author wrote it (at most 1,024 characters, as agents show it)." }),
+    confidence: z.number().meta({ description: "The calibrated probability that this skill is the right one to load." }),
+    tokens: z.number().int().meta({ description: "Tokens loading it would add." }),
+    risks: z.array(routeRiskSchema),
+  })
+  .meta({ id: "OfferedSkill" });
+
+export const offerSchema = z
+  .object({
+    skills: z.array(offeredSkillSchema).meta({ description: "The skills the agent should choose from, best first: load one if it fits, else none." }),
+    holds_right_skill: z.number().nullable().meta({
+      description: "How often a list built this way held the right skill on this index's own held-out requests (`router index` measures it); null when the index is too small to measure.",
+    }),
+    text: z.string().meta({ description: "The list as an agent reads it: each skill's name and description, and how to load one." }),
+    tokens: z.number().int().meta({ description: "Tokens `text` adds to the agent's context." }),
+  })
+  .meta({ id: "Offer", description: "A short list for the agent to choose from, when the router is not sure which skill fits." });
 
 export const routeTimingSchema = z
   .object({
@@ -95,10 +133,13 @@ export const routeTimingSchema = z
 
 export const routeResultSchema = z
   .object({
-    decision: z.enum(["inject", "none"]),
-    selected: z.array(z.string()).meta({ description: "The skills to inject: one, or several in multi mode; empty when the decision is none." }),
+    decision: z.enum(["inject", "offer", "none"]).meta({
+      description: "inject: add the selected skill's text; offer: show the agent `offer` and let it load one or none; none: no skill fits.",
+    }),
+    selected: z.array(z.string()).meta({ description: "The skills to inject: one, or several in multi mode; empty unless the decision is inject." }),
+    offer: offerSchema.nullable().meta({ description: "The short list, when the decision is offer; null otherwise." }),
     skills: z.array(rankedSkillSchema).meta({ description: "Ranked candidates, best first (at most k)." }),
-    reason: z.enum(NONE_REASONS).nullable().meta({ description: "Why the router abstained." }),
+    reason: z.enum([...NONE_REASONS, ...OFFER_REASONS]).nullable().meta({ description: "Why the router did not inject: a none reason, or why it offered a list." }),
     in_scope: z.number().meta({ description: "Probability that some skill applies to the message at all." }),
     threshold: z.number().meta({ description: "The in-scope threshold the decision used." }),
     min_margin: z.number().meta({ description: "The lead over the runner-up's confidence the decision needed." }),
@@ -142,4 +183,8 @@ export interface AnsweredQuery {
 export type RouteTiming = z.infer<typeof routeTimingSchema>;
 export type Decision = RouteResult["decision"];
 export type NoneReason = (typeof NONE_REASONS)[number];
+export type OfferReason = (typeof OFFER_REASONS)[number];
+export type Offer = z.infer<typeof offerSchema>;
+export type OfferedSkill = z.infer<typeof offeredSkillSchema>;
+export type RouteRisk = z.infer<typeof routeRiskSchema>;
 export type SkillKind = z.infer<typeof skillKindSchema>;

@@ -13,6 +13,15 @@ export interface EvalMetrics {
   routed: number;
   /** In-scope cases where the router injected exactly the expected skill. */
   correct_inject: number;
+  /** In-scope cases answered with an offer, and those whose offer listed the expected skill (the agent can choose it). */
+  offered: number;
+  right_offered: number;
+  /** In-scope cases where the expected skill reaches the agent if it chooses right: injected, or listed in the offer. */
+  reachable: number;
+  /** Skills an offer listed, on average. */
+  offer_size: number;
+  /** Of the cases that needed none, the share that got an offer or an injection anyway. */
+  no_skill_answered: number;
   /** Of the cases answered none, the share that truly needed none. */
   abstain_precision: number;
   /** Of the cases that needed none, the share answered none. */
@@ -35,6 +44,8 @@ export function computeMetrics(outcomes: ScoredOutcome[]): EvalMetrics {
   const rankOf = (outcome: ScoredOutcome) => outcome.ranked.indexOf(outcome.expected!);
   const abstained = outcomes.filter((outcome) => outcome.decision === "none");
   const injectedRight = (outcome: ScoredOutcome) => outcome.decision === "inject" && outcome.expected !== null && outcome.selected.includes(outcome.expected);
+  const rightOffered = (outcome: ScoredOutcome) => outcome.decision === "offer" && outcome.expected !== null && outcome.offered.includes(outcome.expected);
+  const offers = outcomes.filter((outcome) => outcome.decision === "offer");
   return {
     cases: outcomes.length,
     in_scope: inScope.length,
@@ -44,6 +55,11 @@ export function computeMetrics(outcomes: ScoredOutcome[]): EvalMetrics {
     mrr: inScope.length > 0 ? inScope.reduce((sum, outcome) => sum + (rankOf(outcome) >= 0 ? 1 / (rankOf(outcome) + 1) : 0), 0) / inScope.length : 0,
     routed: share(inScope, (outcome) => outcome.decision === "inject"),
     correct_inject: share(inScope, injectedRight),
+    offered: share(inScope, (outcome) => outcome.decision === "offer"),
+    right_offered: share(inScope, rightOffered),
+    reachable: share(inScope, (outcome) => injectedRight(outcome) || rightOffered(outcome)),
+    offer_size: offers.length > 0 ? offers.reduce((sum, outcome) => sum + outcome.offered.length, 0) / offers.length : 0,
+    no_skill_answered: share(noSkill, (outcome) => outcome.decision !== "none"),
     abstain_precision: share(abstained, (outcome) => outcome.expected === null),
     abstain_recall: share(noSkill, (outcome) => outcome.decision === "none"),
     false_trigger: share(outcomes, (outcome) => outcome.decision === "inject" && !injectedRight(outcome)),

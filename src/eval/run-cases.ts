@@ -12,6 +12,8 @@ export interface ScoredOutcome {
   confidence: number;
   decision: RouteResult["decision"];
   selected: string[];
+  /** The skills an offer listed (empty unless the decision is offer). */
+  offered: string[];
   latencyMs: number;
 }
 
@@ -27,8 +29,14 @@ export function routeCase(router: Router, query: string, candidates: string[] | 
 }
 
 /** What metrics read of a route result. */
-export function scoredAnswer(result: RouteResult): Pick<ScoredOutcome, "ranked" | "confidence" | "decision" | "selected"> {
-  return { ranked: result.skills.map((skill) => skill.name), confidence: result.skills[0]?.confidence ?? 0, decision: result.decision, selected: result.selected };
+export function scoredAnswer(result: RouteResult): Pick<ScoredOutcome, "ranked" | "confidence" | "decision" | "selected" | "offered"> {
+  return {
+    ranked: result.skills.map((skill) => skill.name),
+    confidence: result.skills[0]?.confidence ?? 0,
+    decision: result.decision,
+    selected: result.selected,
+    offered: result.offer?.skills.map((skill) => skill.name) ?? [],
+  };
 }
 
 /** Routes every case (see routeCase), in order. */

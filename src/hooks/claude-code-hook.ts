@@ -1,5 +1,6 @@
 import { routableQuery } from "../contract/limits.js";
 import { slashCommand } from "../contract/skill-calls.js";
+import { offerText } from "../contract/offer-text.js";
 import type { RouterClient } from "../client/router-client.js";
 import type { RouteOptions, RouteResult } from "../client/types.js";
 import type { HookRun } from "./hook-run.js";
@@ -26,8 +27,8 @@ interface PromptSubmitInput {
 
 /**
  * A Claude Code hook. On `UserPromptSubmit` it routes the prompt and, on `inject`, answers with the skill's
- * instructions as `additionalContext`; on `PostToolUse` of the `Skill` tool it tells the router which skill Claude
- * loaded for that prompt. Every failure lets Claude carry on unchanged.
+ * instructions as `additionalContext`, on `offer` with the short list for Claude to choose from; on `PostToolUse` of the
+ * `Skill` tool it tells the router which skill Claude loaded for that prompt. Every failure lets Claude carry on unchanged.
  */
 export async function runClaudeCodeHook(stdin: string, client: RouterClient, settings: HookSettings): Promise<HookRun> {
   let input: PromptSubmitInput & ToolUseInput;
@@ -57,13 +58,22 @@ async function promptSubmitted(input: PromptSubmitInput, client: RouterClient, s
   // A prompt that calls a skill by name left the router no choice: the skill Claude loads for it teaches nothing.
   if (sessionId !== undefined && result.invoked === null) settings.prompts.remember(sessionId, { query, route_id: result.route_id });
   if (result.decision === "none") return { note: noSkillNote(result), exitCode: 0 };
+  // An offer is the agent's choice: Claude reads the list and loads one with the Skill tool (the PostToolUse hook reports it).
+  if (result.decision === "offer" && result.offer) {
+    const additionalContext = offerText(result.offer.skills, "with the Skill tool").slice(0, settings.maxChars);
+    return { stdout: hookOutput(additionalContext), note: `offered ${result.offer.skills.map((skill) => skill.name).join(", ")}`, exitCode: 0 };
+  }
   // Claude Code runs a skill called as a slash command itself: injecting it too would spend its tokens twice.
   const selected = result.invoked && slashCommand(input.prompt) === result.invoked ? result.selected.filter((name) => name !== result.invoked) : result.selected;
   if (selected.length === 0) return { note: `no skill injected: the prompt calls /${result.invoked}, which Claude Code loads itself`, exitCode: 0 };
 
   const locate = async (name: string) => (await client.skill(name))?.source_path;
   const additionalContext = await skillContext({ ...result, selected }, settings.maxChars, locate);
-  return { stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } }), note: `injected ${selected.join(", ")}`, exitCode: 0 };
+  return { stdout: hookOutput(additionalContext), note: `injected ${selected.join(", ")}`, exitCode: 0 };
+}
+
+function hookOutput(additionalContext: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } });
 }
 
 /** Why nothing was injected, in one line: on exit 0 Claude Code keeps stderr out of the conversation, and `claude --debug` or a run by hand shows it. */

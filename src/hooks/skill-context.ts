@@ -1,4 +1,5 @@
 import type { RankedSkill, RouteResult } from "../client/types.js";
+import { riskNotice } from "../contract/risk-warnings.js";
 
 /** Claude Code moves hook context over 10,000 characters into a file and shows the model a preview; stay under it. */
 export const DEFAULT_CONTEXT_CHARS = 9_500;
@@ -25,8 +26,10 @@ function headline(chosen: RankedSkill[]): string {
   return `skill-router matched this prompt to ${list}. ${chosen.length > 1 ? "Their instructions follow; apply them" : "Its instructions follow; apply them"} to this request.`;
 }
 
+/** A skill's text in its tags, a flagged skill's warning before it: what it asks for, and that the user must agree. */
 function wrap(skill: RankedSkill, body: string): string {
-  return `<skill name="${skill.name}">\n${body}\n</skill>`;
+  const warning = skill.risks.length > 0 ? `${riskNotice(skill.name, skill.risks.map((risk) => risk.rule))}\n` : "";
+  return `${warning}<skill name="${skill.name}">\n${body}\n</skill>`;
 }
 
 async function fitBody(skill: RankedSkill, budget: number, locate: LocateSkill): Promise<string> {

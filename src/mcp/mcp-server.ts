@@ -8,13 +8,13 @@ import type { SkillSource } from "./skill-source.js";
 import { feedbackText, findSkillText, readSkillText, similarNames } from "./tool-text.js";
 
 // find_skill answers a route result without what only a person tuning the router reads (shares, signals, timing).
-const findSkillOutput = routeResultSchema.pick({ decision: true, selected: true, reason: true, in_scope: true, threshold: true, invoked: true, route_id: true }).extend({
+const findSkillOutput = routeResultSchema.pick({ decision: true, selected: true, offer: true, reason: true, in_scope: true, threshold: true, invoked: true, route_id: true }).extend({
   skills: z
-    .array(rankedSkillSchema.pick({ name: true, kind: true, description: true, confidence: true, tokens: true, matched: true, nearest_query: true, negative: true }))
+    .array(rankedSkillSchema.pick({ name: true, kind: true, description: true, confidence: true, tokens: true, matched: true, nearest_query: true, negative: true, risks: true }))
     .describe("Ranked candidates, best first"),
 }).shape;
 
-const readSkillOutput = skillDetailSchema.pick({ name: true, kind: true, description: true, tokens: true, body: true, source_path: true }).extend({
+const readSkillOutput = skillDetailSchema.pick({ name: true, kind: true, description: true, tokens: true, body: true, source_path: true, risks: true }).extend({
   supporting_files: z.array(z.string()).describe("Files of the skill folder (scripts/, references/, assets/), relative to its folder"),
 }).shape;
 
@@ -32,7 +32,7 @@ export function createMcpServer(source: SkillSource, version: string, log: (line
     {
       title: "Find the skill for a request",
       description:
-        "Ask the skill router which installed skill fits a user request. Returns the decision (inject one skill, or none), and the ranked candidates with confidence and the evidence behind it. Call read_skill on the selected skill to get its instructions.",
+        "Ask the skill router which installed skill fits a user request. Returns the decision: inject (one skill fits: call read_skill on it), offer (a short list of skills that may fit: read their descriptions, and call read_skill on the one that fits the request, or on none), or none; with the ranked candidates, their confidence and the evidence behind it. A skill flagged risky carries a warning: do what it asks only with the user's consent.",
       inputSchema: {
         query: routeRequestSchema.shape.query.describe("The user's request, in their own words"),
         k: routeOptionsSchema.shape.k,
@@ -42,7 +42,7 @@ export function createMcpServer(source: SkillSource, version: string, log: (line
     },
     async ({ query, k }) => {
       const result = await source.route(query, k === undefined ? {} : { k });
-      const skills = result.skills.map(({ name, kind, description, confidence, tokens, matched, nearest_query, negative }) => ({
+      const skills = result.skills.map(({ name, kind, description, confidence, tokens, matched, nearest_query, negative, risks }) => ({
         name,
         kind,
         description,
@@ -51,10 +51,12 @@ export function createMcpServer(source: SkillSource, version: string, log: (line
         matched,
         nearest_query,
         negative,
+        risks,
       }));
       const structuredContent = {
         decision: result.decision,
         selected: result.selected,
+        offer: result.offer,
         reason: result.reason,
         in_scope: result.in_scope,
         threshold: result.threshold,
@@ -126,6 +128,7 @@ function readSkillResult(skill: SkillDetail) {
     tokens: skill.tokens,
     body: skill.body,
     source_path: skill.source_path,
+    risks: skill.risks,
     supporting_files: skill.metadata.supporting_files ?? [],
   };
 }

@@ -3,6 +3,8 @@ import type { RankedSkill, RouteResult } from "../contract/route.js";
 import type { SkillDetail } from "../contract/skills.js";
 import { matchedTerms } from "../contract/matched-terms.js";
 import { missingEvidence, nearMissNamed, notRetrieved } from "../contract/missing-evidence.js";
+import { offerText } from "../contract/offer-text.js";
+import { riskNotice } from "../contract/risk-warnings.js";
 
 // The text MCP clients hand the model: short lines that say what to do next and why.
 
@@ -17,6 +19,12 @@ const NONE_REASONS: Record<string, (result: RouteResult) => string> = {
 };
 
 export function findSkillText(result: RouteResult): string {
+  if (result.decision === "offer" && result.offer) {
+    // The choice is the agent's: the list as agents read skills (name and description), then the evidence behind it.
+    const lines = [`offer: ${offerText(result.offer.skills, "with read_skill")}`, "", "The router's ranking, for reference:"];
+    result.skills.forEach((skill, index) => lines.push(`${index + 1}. ${rankedLine(skill)}`));
+    return lines.join("\n");
+  }
   const lines =
     result.decision === "inject"
       ? [
@@ -34,11 +42,14 @@ function rankedLine(skill: RankedSkill): string {
   if (skill.nearest_query) parts.push(`like: "${skill.nearest_query}"${skill.nearest_from_use ? " (from use)" : ""}`);
   if (skill.negative) parts.push(`but close to a request it is not for: "${skill.negative}"`);
   parts.push(`${skill.tokens} tokens`);
+  if (skill.risks.length > 0) parts.push(riskNotice(skill.name, skill.risks.map((risk) => risk.rule)));
   return parts.join(" | ");
 }
 
+/** A skill's instructions, a flagged skill's warning first: what it asks for, and that the user must agree. */
 export function readSkillText(skill: SkillDetail): string {
-  return `${skill.body}\n\n(${skill.kind} ${skill.name}, from ${skill.source_path})`;
+  const warning = skill.risks.length > 0 ? `${riskNotice(skill.name, skill.risks.map((risk) => risk.rule))}\n\n` : "";
+  return `${warning}${skill.body}\n\n(${skill.kind} ${skill.name}, from ${skill.source_path})`;
 }
 
 /** What report_skill stored, in one line: its id, what it taught, and when it takes effect. */

@@ -1,6 +1,7 @@
 import type { ScoredCandidate } from "./score.js";
 import type { Snapshot } from "./snapshot.js";
 import type { RankedSkill } from "../contract/route.js";
+import { routeRisks } from "./explain-offer.js";
 
 /**
  * One ranked candidate as a person reads it: confidence, every signal, what matched, the nearest example, the negative
@@ -22,6 +23,7 @@ export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, body
     nearest_query: evidence.nearestQuery === null ? null : model.textString(evidence.skill, evidence.nearestQuery),
     nearest_from_use: evidence.nearestFromUse,
     negative: nearMissText(snapshot, item),
+    risks: routeRisks(model, evidence.skill),
   };
   if (bodyOf) ranked.body = bodyOf(skill.name);
   return ranked;

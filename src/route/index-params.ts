@@ -4,6 +4,7 @@ import defaults from "./default-params.json" with { type: "json" };
 import { evidenceFloorRecord } from "../store/evidence-floor.js";
 import { indexScopeRecord } from "../store/index-scope.js";
 import { shareScaleRecord } from "../store/share-scale.js";
+import { offerCalibrationRecord } from "../store/offer-calibration.js";
 import type { RoutingParams } from "./routing-params.js";
 
 /**
@@ -21,7 +22,8 @@ export const DEFAULT_PARAMS: RoutingParams = routingParamsSchema.parse(defaults)
 export function paramsFor(db: IndexDatabase, embedder: string | null): RoutingParams {
   const stored = fittedParams(db, embedder);
   const floor = evidenceFloorRecord.read(db);
-  if (stored) return floor ? { ...stored, evidenceFloor: { ...floor, bm25: 0, bm25OtherScripts: 0 } } : stored;
+  const offer = offerParams(db);
+  if (stored) return { ...stored, ...(floor ? { evidenceFloor: { ...floor, bm25: 0, bm25OtherScripts: 0 } } : {}), ...offer };
   const shareScale = shareScaleRecord.read(db);
   const scope = indexScopeRecord.read(db);
   return {
@@ -29,7 +31,16 @@ export function paramsFor(db: IndexDatabase, embedder: string | null): RoutingPa
     ...(floor ? { evidenceFloor: floor } : {}),
     ...(shareScale ? { shareScale: shareScale.scale } : {}),
     ...(scope?.model && scope.threshold !== undefined ? { requestScope: { ...scope.model, threshold: scope.threshold } } : {}),
+    ...offer,
   };
+}
+
+/** What `router index` measured of this index's offers, as routing parameters (none: the offer rule's defaults apply). */
+function offerParams(db: IndexDatabase): Pick<RoutingParams, "offer"> {
+  const measured = offerCalibrationRecord.read(db);
+  if (!measured) return {};
+  const { gate, mass, injectShare, holdsRight } = measured;
+  return { offer: { ...(gate ? { gate } : {}), mass, injectShare, holdsRight } };
 }
 
 /** What `router fit` stored for this embedder, if anything (parameters fitted for another one do not apply). */

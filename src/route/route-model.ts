@@ -7,7 +7,8 @@ import { createError } from "../errors.js";
 import { denseData } from "../store/dense-data.js";
 import { readMeta } from "../store/index-meta.js";
 import { emptyLexicalTables, lexicalData, type LexicalTables } from "../store/lexical-data.js";
-import type { SkillKind } from "../store/records.js";
+import type { RiskFlag, SkillKind } from "../store/records.js";
+import { flaggedSkills } from "../store/skill-rows.js";
 import { skillTextStrings, skillVectorReader } from "../store/vectors.js";
 import { yieldToRequests } from "./yield-to-requests.js";
 import { textKinds, vectorCache, type SkillTextSlots, type TextCounts, type TextSlot, type VectorSource } from "./vector-cache.js";
@@ -55,6 +56,8 @@ export interface RouteModel {
   compareWith(query: Float32Array): (text: TextSlot) => number;
   /** Requests no skill should answer (learned by `router fit`). */
   abstain: AbstainExamples;
+  /** What the risky-skill rules flagged, by skill index: only flagged skills are present. */
+  risks: Map<number, RiskFlag[]>;
 }
 
 // Vectors of recently scored skills kept in memory: a few thousand skills' worth, whatever the size of the index.
@@ -113,6 +116,7 @@ export async function loadRouteModel(db: IndexDatabase, pause: () => Promise<voi
       return (text) => slots.similarity(text.slot);
     },
     abstain: readAbstainExamples(db, meta.embedder ?? null, dimension),
+    risks: new Map([...flaggedSkills(db)].flatMap(([name, flags]) => (byName.has(name) ? [[byName.get(name)!, flags] as const] : []))),
   };
 }
 

@@ -11,6 +11,8 @@ import { bm25Retriever } from "./bm25-retriever.js";
 import { calledSkill } from "./called-skill.js";
 import { gatherCandidates } from "./candidates.js";
 import { decide, rankedCandidate, type DecisionOutcome } from "./decide.js";
+import { answer, DEFAULT_OFFER, type AnswerOutcome } from "./answer.js";
+import { explainOffer, offerLineTokens } from "./explain-offer.js";
 import { denseRetriever } from "./dense-retriever.js";
 import { explainCandidate, round } from "./explain.js";
 import { judgeFeedback } from "./feedback-judgement.js";
@@ -24,7 +26,7 @@ import { checkRequest, prepareQuery, type RouteQuery } from "./query.js";
 import { resultCache } from "./result-cache.js";
 import type { RetrieverFactory } from "./retriever.js";
 import type { RouteModel } from "./route-model.js";
-import { rankingLogit } from "./routing-params.js";
+import { rankingLogit, scopeModelProbability } from "./routing-params.js";
 import { scoreQuery, type ScoredCandidate, type Scoring } from "./score.js";
 import type { Evidence } from "./signals.js";
 import { holdSnapshot, type Snapshot } from "./snapshot.js";
@@ -224,6 +226,7 @@ async function routeQuery(
     return {
       decision: "none",
       selected: [],
+      offer: null,
       skills: [],
       reason: "empty_index",
       in_scope: 0,
@@ -248,13 +251,14 @@ async function routeQuery(
     options.signal?.throwIfAborted();
   }
   const reranked = performance.now();
-  const outcome = decideRoute(snapshot, query, scored, options);
+  const outcome = answerRoute(snapshot, query, scored, options);
   const { scoring, invoked } = scored;
   // The body is read from the store, which names the folder where the index is served.
   const bodyOf = options.include?.includes("body") ? (name: string) => getSkill(snapshot.db, name, skillsRoot)?.injection ?? "" : undefined;
   return {
     decision: outcome.decision,
     selected: outcome.selected,
+    offer: outcome.decision === "offer" ? { ...explainOffer(snapshot, scoring.ranked, outcome.offered), holds_right_skill: params.offer?.holdsRight ?? null } : null,
     skills: scoring.ranked.slice(0, k).map((item) => explainCandidate(snapshot, item, bodyOf)),
     reason: outcome.reason,
     in_scope: round(scoring.inScope),
@@ -315,6 +319,26 @@ export function decideRoute(snapshot: Snapshot, query: RouteQuery, scored: Score
   );
 }
 
+/** Inject, offer or none for a scored query: the inject-or-none rule's verdict, then what the index measured of its offers (answer.ts). */
+export function answerRoute(snapshot: Snapshot, query: RouteQuery, scored: ScoredRoute, options: RouteOptions): AnswerOutcome {
+  const decided = decideRoute(snapshot, query, scored, options);
+  const { model, params } = snapshot;
+  const offer = params.offer ?? DEFAULT_OFFER;
+  const { scoring } = scored;
+  const wanted = offer.gate && scoring.scopeFeatures.length > 0 ? scopeModelProbability(offer.gate, scoring.scopeFeatures) : undefined;
+  const candidates = scoring.ranked.map((item) => {
+    const skill = item.evidence.skill;
+    return {
+      ...rankedCandidate(model.skills[skill]!.name, item.confidence, item.evidence, scored.retrievedWhole(skill), (item.nearMiss ?? null) !== null),
+      share: item.share,
+      closeFromUse: item.evidence.closeFromUse,
+      risky: model.risks.has(skill),
+      offerTokens: () => offerLineTokens(model, skill),
+    };
+  });
+  return answer(candidates, decided, wanted, offer, { injectOrNone: options.offer === false || options.multi === true, invoked: scored.invoked !== undefined });
+}
+
 /** Every scored candidate of a prepared query with its feature row, best first (the eligible ones before the context). */
 export function scoredCandidates(snapshot: Snapshot, query: RouteQuery, perRetriever: number, options: RouteOptions): ScoredCandidates {
   const { candidates, eligible, retrievedWhole } = candidatesOf(snapshot, query, perRetriever, options);
@@ -367,9 +391,9 @@ function candidatesOf(
   };
 }
 
-/** What this index version injects for a prepared query, with no options: the skill, or null for none. */
+/** What this index version injects for a prepared query, with no options: the skill, or null (an offer injects nothing). */
 function injectedNow(snapshot: Snapshot, query: RouteQuery, perRetriever: number): string | null {
-  return decideRoute(snapshot, query, scoreRoute(snapshot, query, perRetriever, {}), {}).selected[0] ?? null;
+  return answerRoute(snapshot, query, scoreRoute(snapshot, query, perRetriever, {}), {}).selected[0] ?? null;
 }
 
 /** SKILL_NOT_FOUND for feedback naming a skill the index does not hold, with the nearest names it does. */

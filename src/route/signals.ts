@@ -14,6 +14,8 @@ const TOP_K = 3;
 // What a lone request from use is discounted by: below the skill's own texts until another confirmed request agrees.
 const LONE_DISCOUNT = 0.05;
 export const KNN_DEPTH = 10;
+/** A request confirmed for a skill by use is this similar to a new one: the new one is the same request, in other words. */
+export const USE_CLOSE = 0.6;
 
 /** Everything measured about one candidate skill for one query. */
 export interface Evidence {
@@ -31,6 +33,8 @@ export interface Evidence {
   nearestFromUse: boolean;
   /** The position of the negative that fired, if one did. */
   negative: number | null;
+  /** Requests confirmed for the skill by use (feedback) that are close to this one (USE_CLOSE): evidence no floor vetoes. */
+  closeFromUse: number;
 }
 
 const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
@@ -55,6 +59,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
     const skill = model.skills[index]!;
     const own = texts?.[position];
     const querySims = querySimilarities(own?.queries ?? [], similarity);
+    const closeFromUse = own ? countCloseFromUse(own.queries, similarity) : 0;
     let best = -1;
     for (let at = 0; at < querySims.length; at++) if (best < 0 || querySims[at]! > querySims[best]!) best = at;
     const nearest = largestValues(querySims, KNN_DEPTH);
@@ -82,6 +87,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       nearestQuery: best >= 0 ? own!.queries[best]!.position : null,
       nearestFromUse: best >= 0 && own!.queries[best]!.use !== undefined,
       negative,
+      closeFromUse,
     };
   });
   if (vector) return evidence;
@@ -92,6 +98,13 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
 /** The query's similarity to each of a skill's queries, a request confirmed from use counting a little less until another agrees with it. */
 export function querySimilarities(queries: TextSlot[], similarity: (text: TextSlot) => number): number[] {
   return queries.map((query) => similarity(query) - (query.use === "lone" ? LONE_DISCOUNT : 0));
+}
+
+/** How many of a skill's requests from use are close to the query. */
+function countCloseFromUse(queries: TextSlot[], similarity: (text: TextSlot) => number): number {
+  let close = 0;
+  for (const query of queries) if (query.use !== undefined && similarity(query) >= USE_CLOSE) close++;
+  return close;
 }
 
 /** How far the skill's negative nearest the query in meaning beats its best query (`q2qMax`), and its position; 0 and null when none does. */

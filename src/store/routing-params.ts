@@ -23,6 +23,14 @@ function weightsOf<const T extends readonly string[]>(names: T) {
 /** A logistic in-scope model: P(some skill applies) from the best candidate's scope features. */
 export const scopeModelSchema = z.object({ weights: weightsOf(SCOPE_FEATURES), bias: z.number() });
 
+/** The offer rule's parameters (store/offer-calibration.ts says how `router index` measures them). */
+export const offerParamsSchema = z.object({
+  gate: scopeModelSchema.extend({ threshold: z.number() }).optional(),
+  mass: z.number(),
+  injectShare: z.number().nullable(),
+  holdsRight: z.number().nullable(),
+});
+
 export const routingParamsSchema = z.object({
   ranking: weightsOf(FEATURES),
   scope: scopeModelSchema,
@@ -43,6 +51,8 @@ export const routingParamsSchema = z.object({
   evidenceFloor: evidenceFloorSchema.optional(),
   /** Multiplies the ranking logits before the shares are taken (measured on the index by `router index`); 1 when absent. */
   shareScale: z.number().optional(),
+  /** How offers are built and when the best skill is injected without the agent's choice (measured by `router index`); the defaults when absent. */
+  offer: offerParamsSchema.optional(),
   /** Similarity scales differ between embedders: parameters are only valid for the one they were fitted with. */
   embedder: z.string().nullable(),
   /** Where these parameters came from. */
@@ -51,6 +61,7 @@ export const routingParamsSchema = z.object({
 
 export type RoutingParams = z.infer<typeof routingParamsSchema>;
 export type ScopeModel = z.infer<typeof scopeModelSchema>;
+export type OfferParams = z.infer<typeof offerParamsSchema>;
 
 /** What `router fit` learned from the index's labelled cases (the key predates the name). */
 export const fittedParamsRecord = metaRecord("fusion", routingParamsSchema);

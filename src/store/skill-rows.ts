@@ -48,6 +48,12 @@ export function readStoredRisks(db: IndexDatabase): Map<string, RiskFlag[]> {
   return new Map(rows.map((row) => [row.riskKey, JSON.parse(row.risks) as RiskFlag[]]));
 }
 
+/** The flags of every flagged skill, by name: what a route tells the agent about a skill it answers with. */
+export function flaggedSkills(db: IndexDatabase): Map<string, RiskFlag[]> {
+  const rows = db.prepare("SELECT name, risks FROM skills WHERE risks != '[]'").all() as { name: string; risks: string }[];
+  return new Map(rows.map((row) => [row.name, JSON.parse(row.risks) as RiskFlag[]]));
+}
+
 export function deleteSkill(db: IndexDatabase, id: string): void {
   db.prepare("DELETE FROM skills WHERE id = ?").run(id);
 }

@@ -26,6 +26,11 @@ export function countTokens(text: string): number {
   return tokens;
 }
 
+/** Loads the rank file now rather than on first use: a server counts its first offer without a pause. */
+export function loadTokenCounter(): void {
+  encoding ??= loadEncoding();
+}
+
 /** Reads the rank file the way js-tiktoken does (`<name> <first rank> <base64 token>...` per line); about half a second, so on first use. */
 function loadEncoding(): Encoding {
   const ranks = new Map<string, number>();

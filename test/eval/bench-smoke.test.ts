@@ -42,6 +42,9 @@ function writeTriggerDev(root: string): string {
     { query: "本周做什么菜", expected: "meal-planner", source: "meal-planner" },
   ];
   writeFile(path.join(root, "cases.json"), JSON.stringify({ name: "trigger-dev", cases }));
+  // The agent's judgments: it would load the right skill for every positive, and none for the near miss.
+  const judged = cases.map((item) => ({ query: item.query, offered: ["invoice-builder", "meal-planner"], pick: item.expected, also: [] }));
+  writeFile(path.join(root, "agent-judgments.jsonl"), judged.map((line) => JSON.stringify(line)).join("\n"));
   // The LLM track's manifests: one for a skill of the eval set, one for a distractor.
   const manifest = (queries: string[]) => JSON.stringify({ queries, keywords: [], phrases: [], negatives: [], negative_constraint: "", category: "" });
   writeFile(
@@ -63,7 +66,11 @@ describe("npm run bench, in small", () => {
     const corpus = writeCorpus(path.join(dir, "corpus"));
     const results = await runBench({
       parts: ["trigger", "accuracy", "scale", "http"],
-      trigger: { evalDir: writeTriggerDev(path.join(dir, "trigger-dev")), distractorSets: [{ label: "demo", paths: [path.join(corpus, "skills", "demo__skills")], tracks: ["heuristic", "llm"] }] },
+      trigger: {
+        evalDir: writeTriggerDev(path.join(dir, "trigger-dev")),
+        distractorSets: [{ label: "demo", paths: [path.join(corpus, "skills", "demo__skills")], tracks: ["heuristic", "llm"] }],
+        everydaySets: [fixture],
+      },
       datasets: [{ name: "fixture", file: fixture }],
       fitSets: [
         { name: "fixture", file: fixture },
@@ -95,6 +102,14 @@ describe("npm run bench, in small", () => {
     expect(trigger!.byScript.han.positives).toBe(1);
     expect([trigger!.track, trigger!.imported, llmTrack!.track, llmTrack!.imported]).toEqual(["heuristic", 0, "llm", 2]);
     expect(llmTrack!.all).toMatchObject({ positives: 3, negatives: 1 });
+    // Every request is scored as the agent takes each answer: offered its skill, the agent loads it; offered anything
+    // for the near miss, nothing.
+    for (const kind of ["answer", "injectOrNone", "topThree"] as const) {
+      expect(trigger!.reach[kind]).toMatchObject({ positives: 3, negatives: 1 });
+      expect(trigger!.reach[kind].tokens).toHaveLength(4);
+    }
+    expect(trigger!.reach.topThree).toMatchObject({ rightReached: 3, anyLoaded: 0, none: 0 });
+    expect(trigger!.everyday.answer.requests).toBe(FIXTURE_CASES.filter((item) => item.expected === null).length);
 
     const [measured] = results.accuracy!.datasets;
     // h and i are fitted without "fixture" (on "other" only), so they run.

@@ -3,9 +3,9 @@ import { checkGates } from "../../src/eval/gates.js";
 import { computeMetrics } from "../../src/eval/metrics.js";
 
 const metrics = computeMetrics([
-  { expected: "a", ranked: ["a", "b"], confidence: 0.9, decision: "inject", selected: ["a"], latencyMs: 4 },
-  { expected: "b", ranked: ["a", "b"], confidence: 0.6, decision: "inject", selected: ["a"], latencyMs: 6 },
-  { expected: null, ranked: ["b"], confidence: 0.2, decision: "none", selected: [], latencyMs: 5 },
+  { expected: "a", ranked: ["a", "b"], confidence: 0.9, decision: "inject", selected: ["a"], offered: [], latencyMs: 4 },
+  { expected: "b", ranked: ["a", "b"], confidence: 0.6, decision: "inject", selected: ["a"], offered: [], latencyMs: 6 },
+  { expected: null, ranked: ["b"], confidence: 0.2, decision: "none", selected: [], offered: [], latencyMs: 5 },
 ]);
 
 describe("checkGates", () => {
@@ -24,7 +24,7 @@ describe("checkGates", () => {
   });
 
   it("fails a gate there is nothing to measure on", () => {
-    const inScopeOnly = computeMetrics([{ expected: "a", ranked: ["a"], confidence: 0.9, decision: "inject", selected: ["a"], latencyMs: 1 }]);
+    const inScopeOnly = computeMetrics([{ expected: "a", ranked: ["a"], confidence: 0.9, decision: "inject", selected: ["a"], offered: [], latencyMs: 1 }]);
     expect(checkGates(inScopeOnly, { minAbstain: 0.5 })).toEqual([{ gate: "--min-abstain", limit: 0.5, actual: null, passed: false }]);
   });
 });

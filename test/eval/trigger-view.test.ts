@@ -8,7 +8,7 @@ import type { RankedSkill, RouteResult } from "../../src/contract/route.js";
 function outcome(expected: string | null, injected: string | null, ranked: [string, number][]): CaseOutcome {
   const skills = ranked.map(([name, confidence]) => ({ name, confidence }) as RankedSkill);
   const result = { decision: injected ? "inject" : "none", selected: injected ? [injected] : [], skills, reason: injected ? null : "below_threshold" } as RouteResult;
-  return { query: "q", expected, ranked: ranked.map(([name]) => name), confidence: ranked[0]?.[1] ?? 0, decision: result.decision, selected: result.selected, latencyMs: 1, result };
+  return { query: "q", expected, ranked: ranked.map(([name]) => name), confidence: ranked[0]?.[1] ?? 0, decision: result.decision, selected: result.selected, offered: [], latencyMs: 1, result };
 }
 
 describe("trigger evals", () => {

@@ -136,6 +136,7 @@ function routerAnswering() {
   const result: RouteResult = {
     decision: "inject",
     selected: ["git-commit-messages"],
+    offer: null,
     skills: [],
     reason: null,
     in_scope: 0.9,

@@ -6,7 +6,7 @@ import { DEFAULT_SPLIT, splitCases } from "../../eval/split.js";
 import { requireKnownSkills } from "../../route/known-skills.js";
 import type { Router } from "../../route/router.js";
 import { MAX_EVAL_CASES } from "../../contract/limits.js";
-import type { NoneReason } from "../../contract/route.js";
+import type { RouteResult } from "../../contract/route.js";
 
 const RELIABILITY_BINS = 10;
 const EXAMPLES_PER_PAIR = 3;
@@ -22,7 +22,7 @@ export interface EvalRunCase {
   /** The best-ranked skill, injected or not. */
   top: string | null;
   confidence: number;
-  reason: NoneReason | null;
+  reason: RouteResult["reason"];
 }
 
 /** A pair the router mixed up: expected one thing (a skill or none), answered another. */
@@ -76,7 +76,7 @@ export async function runEvalSet(router: Router, body: unknown, split: EvalSplit
     (name) => known.has(name),
   );
 
-  const outcomes: (ScoredOutcome & { query: string; reason: NoneReason | null })[] = [];
+  const outcomes: (ScoredOutcome & { query: string; reason: RouteResult["reason"] })[] = [];
   const versions = new Set<number>();
   for (const item of cases) {
     if (deadline?.aborted) throw deadline.reason;

@@ -39,6 +39,7 @@ export const EXPLORER_HTML = `<!doctype html>
     <div id="route-result" hidden>
       <div id="decision" class="decision"></div>
       <div id="scope" class="scope"></div>
+      <div id="prompt-added" class="prompt-added"></div>
       <div id="feedback" class="feedback">
         <span class="question">Was this answer right?</span>
         <button type="button" id="feedback-right">Right</button>

@@ -27,6 +27,9 @@ button[disabled] { opacity: .6; cursor: progress; }
 .decision { font-size: 1.3rem; margin: 1rem 0 .25rem; }
 .decision.inject strong { color: var(--good); }
 .decision.none strong { color: var(--none); }
+.decision.offer strong { color: var(--accent, var(--good)); }
+.prompt-added { margin: .5rem 0; color: var(--muted); }
+.prompt-added pre { white-space: pre-wrap; background: var(--panel, transparent); border: 1px solid var(--line, #ccc); padding: .5rem; font-size: .85rem; }
 .decision .why { font-size: .95rem; color: var(--muted); }
 .scope { display: grid; grid-template-columns: 9rem 1fr 11rem; gap: .3rem .75rem; align-items: center; font-size: .9rem; margin: .5rem 0 1rem; }
 .gauge { position: relative; height: .8rem; background: var(--panel); border: 1px solid var(--line); border-radius: 3px; }

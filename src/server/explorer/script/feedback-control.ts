@@ -33,15 +33,20 @@ export function setUpFeedbackControl(): void {
   });
 }
 
-/** Resets the control for a new answer: the other choices are its ranked skills, and none when it injected one. */
+/**
+ * Resets the control for a new answer: the other choices are its ranked skills, and none when it injected or offered
+ * some. An offer is right or wrong only by which skill fits, so it has no "Right" button: the person names the skill.
+ */
 export function renderFeedbackControl(query: string, result: RouteResult): void {
   answered = { query, result };
   const injected = result.selected[0];
   const choices = byId("feedback-skill", HTMLSelectElement);
   choices.replaceChildren(
     ...result.skills.filter((skill) => skill.name !== injected).map((skill) => new Option(skill.name, skill.name)),
-    ...(injected === undefined ? [] : [new Option("none: no skill should answer it", "")]),
+    ...(result.decision === "none" ? [] : [new Option("none: no skill should answer it", "")]),
   );
+  byId("feedback-right", HTMLButtonElement).hidden = result.decision === "offer";
+  byId("feedback-wrong", HTMLButtonElement).textContent = result.decision === "offer" ? "The right one is…" : "Wrong, it should be…";
   byId("feedback-name", HTMLInputElement).value = "";
   showCorrection(false);
   byId("feedback-note", HTMLElement).hidden = true;

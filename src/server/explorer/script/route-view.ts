@@ -48,6 +48,9 @@ function renderRoute(result: RouteResult): void {
   if (result.decision === "inject") {
     decision.append("inject ", el("strong", "", selected.join(", ")));
     if (result.invoked) decision.append(" ", el("span", "why invoked", `(the message calls ${result.invoked} by name)`));
+  } else if (result.offer) {
+    decision.append("offer ", el("strong", "", result.offer.skills.map((skill) => skill.name).join(", ")), " for the agent to choose from");
+    if (result.reason) decision.append(" ", el("span", "why reason", `(${words(result.reason)})`));
   } else {
     decision.append(el("strong", "", result.decision));
     if (result.reason) decision.append(" ", el("span", "why reason", words(result.reason)));
@@ -58,17 +61,37 @@ function renderRoute(result: RouteResult): void {
     }
   }
   renderScope(result, skills);
+  renderPromptAdded(result);
 
   const list = byId("ranked", HTMLOListElement);
   list.replaceChildren();
   // Bars share one scale per signal: 0 to 1, or to the largest value among these candidates when a signal counts.
   const scale: Record<string, number> = {};
   for (const skill of skills) for (const [name, value] of Object.entries(skill.signals)) scale[name] = Math.max(scale[name] || 1, typeof value === "number" ? value : 0);
-  skills.forEach((skill, index) => list.append(renderSkill(skill, index, selected.includes(skill.name), scale)));
+  const chosen = result.offer ? result.offer.skills.map((skill) => skill.name) : selected;
+  skills.forEach((skill, index) => list.append(renderSkill(skill, index, chosen.includes(skill.name), scale)));
 
   const meta = [`index v${result.index_version}`, result.embedder, `reranker ${result.reranker || "none"}`, `${fixed(result.timing_ms.total, 1)} ms`];
   byId("route-meta", HTMLElement).textContent = meta.join(" · ") + (result.warnings.length > 0 ? ` · ${result.warnings.join("; ")}` : "");
   byId("route-result", HTMLElement).hidden = false;
+}
+
+/** What the answer adds to the agent's prompt, and its tokens: the injected instructions, the offered list, or nothing. */
+function renderPromptAdded(result: RouteResult): void {
+  const added = byId("prompt-added", HTMLElement);
+  added.replaceChildren();
+  if (result.decision === "inject") {
+    const tokens = result.skills.filter((skill) => result.selected.includes(skill.name)).reduce((sum, skill) => sum + skill.tokens, 0);
+    added.append(el("span", "", `adds to the agent's prompt: the instructions of ${result.selected.join(", ")}, +${tokens} tokens`));
+  } else if (result.offer) {
+    const holds = result.offer.holds_right_skill;
+    added.append(
+      el("span", "", `adds to the agent's prompt, +${result.offer.tokens} tokens${holds === null ? "" : ` (lists like it held the right skill for ${Math.round(holds * 100)}% of this index's held-out requests)`}:`),
+      el("pre", "offer-text", result.offer.text),
+    );
+  } else {
+    added.append(el("span", "", "adds nothing to the agent's prompt"));
+  }
 }
 
 function renderScope(result: RouteResult, skills: RankedSkill[]): void {

@@ -1,0 +1,96 @@
+import type { OfferParams } from "../store/routing-params.js";
+import type { DecisionOutcome, RankedCandidate } from "./decide.js";
+import type { NoneReason, OfferReason } from "../contract/route.js";
+
+/** Most skills an offer lists: a strong agent reads a few descriptions well, many poorly (bench/RESULTS.md, "What reaches the agent"). */
+export const MAX_OFFERED = 4;
+/** Most tokens an offer's lines may add to the agent's context (the first skill is always listed): four long descriptions. */
+export const OFFER_TOKEN_BUDGET = 800;
+/** Confirmed requests close to a new one that inject their skill directly: several users agreeing are as sure as the agent. */
+export const USE_INJECTS = 3;
+
+/** The offer rule where `router index` could not measure the index (too few skills): lists covering 90% of the shares, injection only at a share of 0.9. */
+export const DEFAULT_OFFER: OfferParams = { mass: 0.9, injectShare: 0.9, holdsRight: null };
+
+/** A ranked candidate as the answer reads it. */
+export interface AnswerCandidate extends RankedCandidate {
+  /** P(this skill | some skill applies). */
+  share: number;
+  /** Requests confirmed for it by use that are close to this one. */
+  closeFromUse: number;
+  /** The risky-skill rules flagged it: never injected unless the message calls it by name. */
+  risky: boolean;
+  /** Tokens its line adds to an offer (counted when first asked for). */
+  offerTokens: () => number;
+}
+
+export interface AnswerRule {
+  /** Answer only inject or none (the `offer: false` option, and multi mode). */
+  injectOrNone: boolean;
+  invoked: boolean;
+}
+
+export interface AnswerOutcome extends Omit<DecisionOutcome, "decision" | "reason"> {
+  decision: "inject" | "offer" | "none";
+  reason: NoneReason | OfferReason | null;
+  /** The skills to offer, best first (empty unless the decision is offer). */
+  offered: string[];
+}
+
+/**
+ * The router's answer from the inject-or-none rule's verdict (`decided`, see decide.ts) and what the index measured of
+ * its offers. Inject when the agent could not do better: the message calls the skill, several requests confirmed by
+ * use are close to it, or the rule injects with a share that was right at least 95% of the time on this index's
+ * held-out requests. Offer a short list when some skill plausibly serves (the gate, else the rule's own evidence, or
+ * a close request from use); none otherwise. A flagged skill is offered with its warning, never injected unasked.
+ */
+export function answer(ranked: AnswerCandidate[], decided: DecisionOutcome, wanted: number | undefined, offer: OfferParams, rule: AnswerRule): AnswerOutcome {
+  const [best] = ranked;
+  const chosen = (decision: AnswerOutcome["decision"], reason: AnswerOutcome["reason"], selected: string[], offered: string[]): AnswerOutcome => ({
+    ...decided,
+    decision,
+    reason,
+    selected,
+    offered,
+  });
+  if (!best || rule.invoked) return chosen(decided.decision, decided.reason, decided.selected, []);
+  const riskyInjected = decided.selected.some((name) => ranked.find((candidate) => candidate.name === name)?.risky);
+  if (rule.injectOrNone) return riskyInjected ? chosen("none", "risky", [], []) : chosen(decided.decision, decided.reason, decided.selected, []);
+
+  const byUse = best.closeFromUse >= USE_INJECTS && !best.nearMiss;
+  const byEvidence = decided.decision === "inject" && offer.injectShare !== null && best.share >= offer.injectShare;
+  if ((byUse || byEvidence) && !best.risky) return chosen("inject", null, [best.name], []);
+  const plausible = byUse || byEvidence || ranked.some((candidate) => candidate.closeFromUse > 0) || passesGate(decided, wanted, offer);
+  if (!plausible) return chosen("none", decided.reason ?? "below_threshold", [], []);
+  // A near miss its manifest names is no choice for this request; the others still are.
+  const offered = offerList(best.nearMiss ? ranked.slice(1) : ranked, offer.mass);
+  if (offered.length === 0) return chosen("none", "near_miss", [], []);
+  return chosen("offer", (byUse || byEvidence) && best.risky ? "risky" : "unsure", [], offered);
+}
+
+/** Some skill plausibly serves: the index's gate says a skill is wanted, or without one, the rule found evidence (it injects, or only the margin stopped it). */
+function passesGate(decided: DecisionOutcome, wanted: number | undefined, offer: OfferParams): boolean {
+  if (offer.gate && wanted !== undefined) return wanted >= offer.gate.threshold;
+  return decided.decision === "inject" || decided.reason === "small_margin";
+}
+
+/**
+ * The shortest list from the top whose shares add up to `mass` (what held the right skill on this index's held-out
+ * requests), at most MAX_OFFERED and within the token budget; a skill close to a request confirmed by use is always listed.
+ */
+export function offerList(ranked: AnswerCandidate[], mass: number): string[] {
+  const listed: AnswerCandidate[] = [];
+  let covered = 0;
+  let tokens = 0;
+  for (const candidate of ranked) {
+    if (listed.length >= MAX_OFFERED) break;
+    const needed = covered < mass || candidate.closeFromUse > 0;
+    if (!needed) continue;
+    const cost = candidate.offerTokens();
+    if (listed.length > 0 && tokens + cost > OFFER_TOKEN_BUDGET) break;
+    listed.push(candidate);
+    covered += candidate.share;
+    tokens += cost;
+  }
+  return listed.map((candidate) => candidate.name);
+}
