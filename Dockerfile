@@ -13,7 +13,7 @@ COPY src ./src
 # no onnxruntime-web (141 MB: transformers.js's Node build carries the part it needs inline); of transformers.js, its
 # Node ES module build alone (its web and CommonJS builds, sources and types are 10 MB); no sharp (transformers.js
 # imports it for images, which the router never reads: a stub that throws stands in for it and its 28 MB of libvips
-# and WebAssembly); of js-tiktoken, the o200k_base ranks alone (src/skills/token-count.ts; its other encodings and
+# and WebAssembly); of js-tiktoken, the o200k_base ranks alone (src/text/token-count.ts; its other encodings and
 # the bundles of all of them are 20 MB); better-sqlite3's addon without the SQLite sources and object files it was
 # compiled from; no source maps or type declarations. The last line fails the build if the pruned packages no
 # longer load.
