@@ -1,8 +1,7 @@
 import { offerDescription, offerLine, offerText } from "../contract/offer-text.js";
-import type { Offer, RouteRisk } from "../contract/route.js";
-import { riskWarning } from "../contract/risk-warnings.js";
+import type { Offer } from "../contract/route.js";
 import { countTokens } from "../text/token-count.js";
-import { round } from "./explain.js";
+import { round, routeRisks } from "./explain.js";
 import type { RouteModel } from "./route-model.js";
 import type { ScoredCandidate } from "./score.js";
 import type { Snapshot } from "./snapshot.js";
@@ -41,9 +40,4 @@ export function explainOffer({ model }: Snapshot, ranked: ScoredCandidate[], nam
   });
   const text = offerText(skills, LOAD_WITH_YOUR_TOOL);
   return { skills, holds_right_skill: null, text, tokens: countTokens(text) };
-}
-
-/** A skill's flags as an answer carries them, each with what it asks for. */
-export function routeRisks(model: RouteModel, skill: number): RouteRisk[] {
-  return (model.risks.get(skill) ?? []).map((flag) => ({ rule: flag.rule, warning: riskWarning(flag.rule), line: flag.line, excerpt: flag.excerpt }));
 }

@@ -1,7 +1,8 @@
 import type { ScoredCandidate } from "./score.js";
 import type { Snapshot } from "./snapshot.js";
-import type { RankedSkill } from "../contract/route.js";
-import { routeRisks } from "./explain-offer.js";
+import type { RankedSkill, RouteRisk } from "../contract/route.js";
+import { riskWarning } from "../contract/risk-warnings.js";
+import type { RouteModel } from "./route-model.js";
 
 /**
  * One ranked candidate as a person reads it: confidence, every signal, what matched, the nearest example, the negative
@@ -38,4 +39,9 @@ function nearMissText({ model }: Snapshot, { evidence, nearMiss }: ScoredCandida
 /** Four decimals: what a person can compare, and what keeps answers small. */
 export function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
+}
+
+/** A skill's flags as an answer carries them, each with what it asks for. */
+export function routeRisks(model: RouteModel, skill: number): RouteRisk[] {
+  return (model.risks.get(skill) ?? []).map((flag) => ({ rule: flag.rule, warning: riskWarning(flag.rule), line: flag.line, excerpt: flag.excerpt }));
 }
