@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The modules whose code decides a skill's risk flags: risk-scan and every module of ours it imports (a test keeps the list whole). */
-export const FLAGGING_MODULES = ["risk-scan", "risk-rules", "hidden-text"];
+export const FLAGGING_MODULES = ["risk-scan", "risk-rules", "risk-rule-data", "risk-installers", "hidden-text"];
 
 let version: string | undefined;
 

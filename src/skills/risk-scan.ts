@@ -1,6 +1,7 @@
 import type { RiskFlag, RiskRule, SkillFormat } from "../store/records.js";
 import { describeHidden, hasHiddenText, hiddenTextOf, visibleText } from "./hidden-text.js";
-import { RISK_RULES, type RiskRuleCheck } from "./risk-rules.js";
+import { RISK_RULE_SPECS, SCAN_RULE_SPECS } from "./risk-rule-data.js";
+import { type RuleBreak, ruleBreaks } from "./risk-rules.js";
 import type { ParsedSkill, SkillDocument } from "./types.js";
 
 /** What `router index --risky` does with a flagged skill: index it with a warning, or leave it out. */
@@ -8,11 +9,7 @@ export const RISKY_POLICIES = ["warn", "exclude"] as const;
 export type RiskyPolicy = (typeof RISKY_POLICIES)[number];
 
 /** Every rule in a person's words, for listings and docs. */
-export const RISK_MEANINGS: Record<RiskRule, string> = {
-  ...(Object.fromEntries(RISK_RULES.map((rule) => [rule.rule, rule.meaning])) as Record<Exclude<RiskRule, "hidden-characters" | "encoded-instructions">, string>),
-  "hidden-characters": "hides text from people: invisible tag characters, bidirectional controls or runs of zero-width characters",
-  "encoded-instructions": "hides an instruction the rules flag in base64 text",
-};
+export const RISK_MEANINGS = Object.fromEntries([...RISK_RULE_SPECS, ...SCAN_RULE_SPECS].map((spec) => [spec.id, spec.meaning])) as Record<RiskRule, string>;
 
 const TOOL_FORMATS = new Set<SkillFormat>(["openai-function", "bare-function", "mcp-tool"]);
 const EXCERPT_CHARS = 120;
@@ -56,7 +53,8 @@ export function scanRisks(text: string): RiskFlag[] {
   // Most texts hide nothing: their lines are read as they are.
   const hides = hasHiddenText(text);
   const lines = hides ? raw.map(visibleText) : raw;
-  const rules = rulesThatMayMatch(lines);
+  const breaksByLine = new Map<number, RuleBreak[]>();
+  for (const broken of ruleBreaks(lines)) breaksByLine.set(broken.index, [...(breaksByLine.get(broken.index) ?? []), broken]);
   const flags: RiskFlag[] = [];
   const flag = (rule: RiskRule, index: number, excerpt: string) => flags.push({ rule, line: index + 1, excerpt: clip(excerpt) });
   raw.forEach((line, index) => {
@@ -67,10 +65,7 @@ export function scanRisks(text: string): RiskFlag[] {
       // Text in tag characters is read by the model: its instructions are judged like visible ones.
       for (const broken of rulesBrokenBy(hidden.tagText)) flag(broken.rule, index, `hidden: ${broken.excerpt}`);
     }
-    for (const rule of rules) {
-      const matched = rule.check(lines, index);
-      if (matched !== undefined) flag(rule.rule, index, inContext(lines[index]!, matched));
-    }
+    for (const broken of breaksByLine.get(index) ?? []) flag(broken.rule, index, inContext(lines[index]!, broken.excerpt));
     for (const decoded of decodedText(lines[index]!)) {
       const broken = rulesBrokenBy(decoded);
       if (broken.length > 0) flag("encoded-instructions", index, `decodes to "${decoded}" (${broken.map((each) => each.rule).join(", ")})`);
@@ -79,21 +74,8 @@ export function scanRisks(text: string): RiskFlag[] {
   return onceEach(flags.sort((a, b) => a.line - b.line));
 }
 
-function rulesBrokenBy(text: string): { rule: RiskRule; excerpt: string }[] {
-  if (text.trim() === "") return [];
-  const lines = text.split(/\r?\n/).map(visibleText);
-  return rulesThatMayMatch(lines).flatMap((rule) =>
-    lines.flatMap((_, index) => {
-      const excerpt = rule.check(lines, index);
-      return excerpt === undefined ? [] : [{ rule: rule.rule, excerpt }];
-    }),
-  );
-}
-
-/** The rules whose gate the text passes: a rule whose gate nothing matches cannot flag any of its lines. */
-function rulesThatMayMatch(lines: string[]): RiskRuleCheck[] {
-  const text = lines.join("\n");
-  return RISK_RULES.filter((rule) => rule.gate.test(text));
+function rulesBrokenBy(text: string): RuleBreak[] {
+  return text.trim() === "" ? [] : ruleBreaks(text.split(/\r?\n/).map(visibleText));
 }
 
 /** The readable texts that base64 runs on a line decode to (an image or a hash decodes to bytes, not text). */

@@ -36,16 +36,18 @@ export interface SkillMetadata {
   manifestFile?: { file: string; content: unknown };
 }
 
-/** What a risky-skill rule flags (skills/risk-rules.ts and skills/risk-scan.ts say how each is recognised). */
+/** What a risky-skill rule flags (skills/risk-rule-data.ts and skills/risk-scan.ts say how each is recognised). */
 export type RiskRule =
   | "download-and-run"
   | "password-protected-archive"
   | "command-from-paste-site"
   | "remote-script-from-ip"
+  | "pipe-to-shell"
   | "decoded-to-shell"
   | "reverse-shell"
   | "credential-exfiltration"
   | "conceal-from-user"
+  | "hidden-instructions"
   | "override-instructions"
   | "hidden-characters"
   | "encoded-instructions";
