@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
+import path from "node:path";
 import { Command } from "commander";
 import type { SettingSource } from "../config/load-settings.js";
 import { modelOptions } from "../config/model-options.js";
@@ -8,6 +9,7 @@ import { isRouterError } from "../errors.js";
 import type { ModelDiagnosis } from "../models/diagnose-models.js";
 import type { ModelSettings } from "../models/model-settings.js";
 import type { EvidenceFloor } from "../store/evidence-floor.js";
+import type { FoldedFeedback } from "../store/feedback-rows.js";
 import type { IndexScope } from "../store/index-scope.js";
 import type { ShareScale } from "../store/share-scale.js";
 import { readMeta } from "../store/index-meta.js";
@@ -37,6 +39,14 @@ interface IndexReport {
   error?: { code: string; message: string };
 }
 
+interface FeedbackReport {
+  store: string;
+  kind: "index" | "postgres";
+  rows: number | null;
+  folded: FoldedFeedback | null;
+  error?: { code: string; message: string };
+}
+
 /** The settings `router serve` (and every other command) would run with given the same flags, environment and config file (secrets masked). */
 type ConfigReport = { file: string | null; settings: Record<SettingKey, unknown>; sources: Record<SettingKey, SettingSource> } | { error: { code: string; message: string } };
 
@@ -47,6 +57,8 @@ interface DoctorReport {
   /** The Chinese-English gloss table that lets Chinese requests match skills written in English. */
   hanGlosses: boolean;
   index: IndexReport;
+  /** Where feedback goes (its password masked), how many rows it holds, and which of them the index's version holds. */
+  feedback: FeedbackReport | null;
   warnings: string[];
   problems: string[];
 }
@@ -67,7 +79,7 @@ export function doctorCommand(): Command {
 async function buildReport(command: Command): Promise<DoctorReport> {
   const warnings: string[] = [];
   const problems: string[] = [];
-  const { config, db, modelSettings } = await readConfig(command, warnings, problems);
+  const { config, db, modelSettings, feedbackSettings } = await readConfig(command, warnings, problems);
   const { diagnoseModels } = await import("../models/diagnose-models.js");
   const models = await diagnoseModels(modelSettings);
   const index = await readIndex(db);
@@ -92,17 +104,18 @@ async function buildReport(command: Command): Promise<DoctorReport> {
       );
     }
   }
+  const feedback = feedbackSettings ? await readFeedback(feedbackSettings, warnings) : null;
   const status = problems.length > 0 ? "problems" : warnings.length > 0 ? "warnings" : "ok";
-  return { status, config, models, hanGlosses, index, warnings, problems };
+  return { status, config, models, hanGlosses, index, feedback, warnings, problems };
 }
 
 /** The settings, or the problem with them; then the index and the models are checked with the flags alone. */
-async function readConfig(command: Command, warnings: string[], problems: string[]): Promise<{ config: ConfigReport; db: string; modelSettings: Partial<ModelSettings> }> {
+async function readConfig(command: Command, warnings: string[], problems: string[]): Promise<{ config: ConfigReport; db: string; modelSettings: Partial<ModelSettings>; feedbackSettings?: Settings }> {
   try {
     const { settings, sources, configFile } = await settingsOf(command);
     warnings.push(...settingWarnings(settings));
     for (const dir of settings.watch) if (!existsSync(dir)) problems.push(`watch: ${dir} does not exist`);
-    return { config: { file: configFile ?? null, settings: maskSecrets(settings), sources }, db: settings.db, modelSettings: modelOptions(settings) };
+    return { config: { file: configFile ?? null, settings: maskSecrets(settings), sources }, db: settings.db, modelSettings: modelOptions(settings), feedbackSettings: settings };
   } catch (error) {
     const reason = isRouterError(error) ? { code: error.code, message: error.message } : { code: "INVALID_ARGUMENT", message: String(error) };
     problems.push(`config: ${reason.message}`);
@@ -117,6 +130,40 @@ function settingWarnings(settings: Settings): string[] {
   if (settings.corsOrigins.includes("*")) warnings.push("CORS allows any origin: every website a user opens can call the router from their browser");
   if (settings.metricsPublic && settings.apiKey) warnings.push("/metrics is served without the API key: skill names appear in its labels");
   return warnings;
+}
+
+/**
+ * Where feedback goes and what the index holds of it. A store that does not answer is a warning, not a problem:
+ * routing never needs it, and POST /feedback answers 503 with Retry-After meanwhile.
+ */
+async function readFeedback(settings: Settings, warnings: string[]): Promise<FeedbackReport> {
+  const { createFeedbackStore } = await import("../feedback/create-feedback-store.js");
+  const { foldedFeedbackOf } = await import("../feedback/folded-feedback.js");
+  const store = await createFeedbackStore(settings, { waitMs: 0 });
+  const report: FeedbackReport = { store: store.where, kind: store.kind, rows: null, folded: foldedFeedbackOf(settings.db) ?? null };
+  try {
+    if (store.kind === "index" && existsSync(settings.db) && !writable(settings.db)) {
+      warnings.push(`${settings.db} is read-only and feedback is kept in the index: POST /feedback answers 409 FEEDBACK_STORE_READ_ONLY; set ROUTER_FEEDBACK_URL to keep it in PostgreSQL`);
+    }
+    if (store.kind === "postgres" || existsSync(settings.db)) report.rows = await store.count();
+  } catch (error) {
+    report.error = isRouterError(error) ? { code: error.code, message: error.message } : { code: "FEEDBACK_STORE_UNAVAILABLE", message: String(error) };
+    warnings.push(`feedback store: ${report.error.message}`);
+  } finally {
+    await store.close();
+  }
+  return report;
+}
+
+/** Whether this process may write the file and its folder (SQLite's journal lives beside it). */
+function writable(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    accessSync(path.dirname(file), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The index was built by another embedder than `auto` picks now: fine until the next index run, unless it is gone. */
@@ -202,10 +249,22 @@ function formatReport(report: DoctorReport): string {
       `  risky      ${index.risky && index.risky.length > 0 ? `${index.risky.length} flagged` : "none flagged"}`,
       ...(index.risky ?? []).map((skill) => `             ${skill.name}: ${skill.rules.join(", ")} (${skill.file})`),
     );
+  if (report.feedback) lines.push("", ...feedbackLines(report.feedback));
   if (report.warnings.length > 0) lines.push("", "Warnings", ...report.warnings.map((warning) => `  - ${warning}`));
   if (report.problems.length > 0) lines.push("", "Problems", ...report.problems.map((problem) => `  - ${problem}`));
   lines.push("", `Status: ${report.status}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** Where POST /feedback, `router feedback` and MCP report_skill keep feedback, and which of it the index holds. */
+function feedbackLines(feedback: FeedbackReport): string[] {
+  const folded = feedback.folded;
+  return [
+    "Feedback",
+    `  store      ${feedback.kind === "index" ? `the index itself (set ROUTER_FEEDBACK_URL for replicas on a read-only index)` : `${feedback.store} (ROUTER_FEEDBACK_URL)`}`,
+    `  rows       ${feedback.error ? `unknown: [${feedback.error.code}] ${feedback.error.message}` : (feedback.rows ?? 0)}`,
+    `  folded     ${folded ? `index holds ${folded.rows} rows of ${folded.store === "index" ? "its own" : folded.store}, up to revision ${folded.revision} (${folded.at})` : "none yet: `router index` folds the store in"}`,
+  ];
 }
 
 /** What routing runs on, and what `router index` measured of this index with no labels. */

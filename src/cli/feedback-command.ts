@@ -33,37 +33,43 @@ function addCommand(): Command {
       if ((options.skill === undefined) === (options.none === undefined)) throw createError("INVALID_ARGUMENT", "give exactly one of --skill <name> or --none");
       const { settings } = await settingsOf(command);
       const router = await routerFor(settings);
+      const store = await storeFor(settings);
       try {
-        const { recordFeedback, toFeedbackEntry } = await import("../feedback/record-feedback.js");
-        const { row, duplicate } = await recordFeedback(router, settings.db, { query, skill: options.skill ?? null }, options.client, CLI_WAIT_MS);
+        const { recordFeedbackIn, toFeedbackEntry } = await import("../feedback/record-feedback.js");
+        const { row, duplicate } = await recordFeedbackIn(store, router, { query, skill: options.skill ?? null }, options.client, null);
         const entry = toFeedbackEntry(row);
-        const applies = "on the next `router index` or `router feedback apply` (a running server applies what it receives itself)";
+        const applies =
+          store.kind === "index"
+            ? "on the next `router index` or `router feedback apply` (a running server applies what it receives itself)"
+            : `on the next \`router index\` or \`router feedback apply\`, which fold ${store.where} in`;
         process.stdout.write(
           options.json ? `${JSON.stringify({ stored: entry, duplicate, applies }, null, 2)}\n` : `${duplicate ? "already said" : "stored"} #${entry.id}: ${entry.note}\napplies ${applies}\n`,
         );
       } finally {
+        await store.close();
         await router.close();
       }
     });
 }
 
 function listCommand(): Command {
-  return addSettingOptions(new Command("list").description("every piece of feedback the index holds, and what each taught"), ["db"])
+  return addSettingOptions(new Command("list").description("every piece of feedback the store holds (the index, or ROUTER_FEEDBACK_URL's), and what each taught"), ["db"])
     .option("--skill <name>", "only feedback that teaches this skill something (an example of it, or a negative)")
     .option("--json", "print JSON")
     .action(async (options: { skill?: string; json?: boolean }, command: Command) => {
       const { settings } = await settingsOf(command);
-      const entries = await withIndex(settings, false, async (db) => {
-        const { listFeedback } = await import("../store/feedback-rows.js");
-        const { toFeedbackEntry } = await import("../feedback/record-feedback.js");
-        return listFeedback(db, options.skill).map(toFeedbackEntry);
-      });
+      const { toFeedbackEntry } = await import("../feedback/record-feedback.js");
+      const store = await storeFor(settings);
+      const entries = await store
+        .list(options.skill)
+        .then((rows) => rows.map(toFeedbackEntry))
+        .finally(() => store.close());
       if (options.json) {
         process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
         return;
       }
       for (const entry of entries) process.stdout.write(`${listLine(entry)}\n`);
-      process.stderr.write(`${entries.length} pieces of feedback in ${settings.db}\n`);
+      process.stderr.write(`${entries.length} pieces of feedback in ${store.where}\n${await foldedLine(settings.db)}\n`);
     });
 }
 
@@ -87,10 +93,9 @@ function forgetCommand(): Command {
         return value;
       });
       const { settings } = await settingsOf(command);
-      const removed = await withIndex(settings, true, async (db) => {
-        const { forgetFeedback } = await import("../store/feedback-rows.js");
-        return forgetFeedback(db, { ids: numbers, ...(options.skill !== undefined ? { skill: options.skill } : {}), ...(options.all ? { all: true } : {}) });
-      });
+      const store = await storeFor(settings);
+      const which = options.all ? { all: true as const } : options.skill !== undefined ? { skill: options.skill } : { ids: numbers };
+      const removed = await store.forget(which).finally(() => store.close());
       process.stdout.write(`removed ${removed}; the index forgets them on the next \`router index\` or \`router feedback apply\`\n`);
     });
 }
@@ -99,7 +104,8 @@ function exportCommand(): Command {
   return addSettingOptions(new Command("export").description("write every piece of feedback to a JSONL file, one {query, skill, client} line each").argument("<file>"), ["db"]).action(
     async (file: string, _options: unknown, command: Command) => {
       const { settings } = await settingsOf(command);
-      const entries = await withIndex(settings, false, async (db) => (await import("../store/feedback-rows.js")).listFeedback(db));
+      const store = await storeFor(settings);
+      const entries = await store.list().finally(() => store.close());
       writeFileSync(file, entries.map((entry) => `${JSON.stringify({ query: entry.query, skill: entry.skill, client: entry.client })}\n`).join(""));
       process.stdout.write(`wrote ${entries.length} pieces of feedback to ${file}\n`);
     },
@@ -116,12 +122,13 @@ function importCommand(): Command {
     for (const problem of problems) process.stderr.write(`note: ${problem}\n`);
     if (lines.length === 0) throw createError("FEEDBACK_IMPORT_INVALID", `No usable feedback line in ${file}`, { problems });
     const router = await routerFor(settings);
+    const store = await storeFor(settings);
     try {
-      const { recordFeedback } = await import("../feedback/record-feedback.js");
+      const { recordFeedbackIn } = await import("../feedback/record-feedback.js");
       const counts = { stored: 0, duplicate: 0, refused: 0 };
       for (const line of lines) {
         try {
-          const { duplicate } = await recordFeedback(router, settings.db, { query: line.query, skill: line.skill }, line.client, CLI_WAIT_MS);
+          const { duplicate } = await recordFeedbackIn(store, router, { query: line.query, skill: line.skill }, line.client, null);
           counts[duplicate ? "duplicate" : "stored"]++;
         } catch (error) {
           counts.refused++;
@@ -130,6 +137,7 @@ function importCommand(): Command {
       }
       process.stdout.write(`imported ${counts.stored}, ${counts.duplicate} already said, ${counts.refused} refused; applies on the next \`router index\` or \`router feedback apply\`\n`);
     } finally {
+      await store.close();
       await router.close();
     }
   });
@@ -141,7 +149,8 @@ function applyCommand(): Command {
     .action(async (options: { json?: boolean }, command: Command) => {
       const { settings } = await settingsOf(command);
       const { applyFeedbackRun } = await import("../indexer/apply-feedback-run.js");
-      const outcome = await applyFeedbackRun(settings.db, modelOptions(settings));
+      const store = await storeFor(settings);
+      const outcome = await applyFeedbackRun(settings.db, modelOptions(settings), store).finally(() => store.close());
       const { feedback } = outcome;
       process.stdout.write(
         options.json
@@ -157,14 +166,18 @@ async function routerFor(settings: Settings) {
   return createRouter({ db: settings.db, models: modelOptions(settings), skillsRoot: settings.skillsRoot });
 }
 
-async function withIndex<T>(settings: Settings, write: boolean, work: (db: import("../store/database.js").IndexDatabase) => Promise<T>): Promise<T> {
-  const { openIndexForRead, openIndexForWrite } = await import("../store/database.js");
-  const db = write ? openIndexForWrite(settings.db) : openIndexForRead(settings.db);
-  try {
-    return await work(db);
-  } finally {
-    db.close();
-  }
+/** The configured feedback store: ROUTER_FEEDBACK_URL's, else the index (a person at a terminal waits a while for its lock). */
+async function storeFor(settings: Settings) {
+  const { createFeedbackStore } = await import("../feedback/create-feedback-store.js");
+  return createFeedbackStore(settings, { waitMs: CLI_WAIT_MS });
+}
+
+/** Which of the store's rows the index's current version holds, as `router index` or `router feedback apply` last folded them. */
+async function foldedLine(db: string): Promise<string> {
+  const { foldedFeedbackOf } = await import("../feedback/folded-feedback.js");
+  const folded = foldedFeedbackOf(db);
+  if (!folded) return `${db} has folded no feedback in yet`;
+  return `${db} holds ${folded.rows} of them from ${folded.store === "index" ? "itself" : folded.store}, up to revision ${folded.revision} (folded ${folded.at})`;
 }
 
 function readText(file: string): string {

@@ -34,6 +34,8 @@ export function indexCommand(): Command {
       const showProgress = !options.quiet && !options.json;
       const progress = indexProgress(showProgress);
       const { runIndex } = await import("../indexer/run-index.js");
+      // A shared feedback store (ROUTER_FEEDBACK_URL) is folded in; without one the index's own feedback is.
+      const feedbackStore = settings.feedbackUrl ? await (await import("../feedback/create-feedback-store.js")).createFeedbackStore(settings, { waitMs: 0 }) : undefined;
       const summary = await runIndex({
         paths,
         db: settings.db,
@@ -48,7 +50,8 @@ export function indexCommand(): Command {
           onNotice: (message) => process.stderr.write(`${showProgress && process.stderr.isTTY ? "\n" : ""}note: ${message}\n`),
         },
         onProgress: progress.onProgress,
-      });
+        ...(feedbackStore ? { feedbackStore } : {}),
+      }).finally(() => feedbackStore?.close());
       progress.finish();
       process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, options.verbose ?? false));
       if (options.strict && summary.invalid.length > 0) process.exitCode = EXIT.INVALID_SKILLS;
@@ -75,6 +78,7 @@ export function formatSummary(summary: IndexSummary, verbose: boolean): string {
     lines.push(`  in scope   ${indexScopeText(summary.scope)}`, "             (how sure the router must be that some skill applies before it injects one, learned from this index's own texts)");
   }
   if (summary.feedback.examples + summary.feedback.negatives > 0) lines.push(`  feedback   ${feedbackText(summary.feedback)}`);
+  if (summary.folded.store !== "index") lines.push(`  folded     ${summary.folded.rows} pieces of feedback from ${summary.folded.store}, up to its revision ${summary.folded.revision}`);
   if (summary.refit) lines.push(`             decision refit from ${summary.refit.examples} confirmed requests and ${summary.refit.none} that no skill should answer`);
   if (summary.invalid.length > 0) lines.push("", "Invalid (not indexed):", ...problemLines(summary.invalid));
   if (summary.risky.length > 0) lines.push("", ...riskyLines(summary.risky, verbose));

@@ -48,10 +48,17 @@ Any MCP client:  {"mcpServers": {"skill-router": {"command": "router", "args": [
             import("../mcp/mcp-server.js"),
             import("../mcp/skill-source.js"),
           ]);
-        const feedbackApplier = options.url ? undefined : await localFeedbackApplier(settings.db, configFile);
+        // Feedback kept in a shared store (ROUTER_FEEDBACK_URL) is folded in by `router index`, not by this process.
+        const feedbackStore = options.url || !settings.feedbackUrl ? undefined : await (await import("../feedback/create-feedback-store.js")).createFeedbackStore(settings, { waitMs: 0 });
+        const feedbackApplier = options.url || feedbackStore ? undefined : await localFeedbackApplier(settings.db, configFile);
         const source: SkillSource = options.url
           ? remoteSkillSource(createRouterClient({ url: options.url, clientName: MCP_CLIENT_NAME, ...(options.apiKey ? { apiKey: options.apiKey } : {}) }))
-          : await localSkillSource(settings.db, { models: modelOptions(settings), skillsRoot: settings.skillsRoot, ...(feedbackApplier ? { applyFeedback: () => feedbackApplier.schedule() } : {}) });
+          : await localSkillSource(settings.db, {
+              models: modelOptions(settings),
+              skillsRoot: settings.skillsRoot,
+              ...(feedbackApplier ? { applyFeedback: () => feedbackApplier.schedule() } : {}),
+              ...(feedbackStore ? { feedbackStore } : {}),
+            });
         const server = createMcpServer(source, VERSION, (line) => process.stderr.write(`skill-router MCP: ${line}\n`));
         const transport = new AnsweringTransport(new StdioServerTransport(process.stdin.pipe(boundedLines(MAX_LINE_BYTES)), process.stdout));
         await server.connect(transport);

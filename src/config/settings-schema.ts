@@ -58,6 +58,12 @@ export const settingsSchema = z
     llmRetries: z.number().int().min(0).max(20),
     evalCacheDir: z.string().min(1),
     risky: z.enum(RISKY_POLICIES),
+    feedbackUrl: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+    feedbackSkillHourly: z.number().int().min(1).max(1_000_000),
+    feedbackSenderHourly: z.number().int().min(1).max(10_000_000),
   })
   .strict();
 

@@ -7,6 +7,7 @@ import { DEFAULT_MODELS_DIR, EMBEDDER_CHOICES } from "../models/model-settings.j
 import { QUERY_BATCHING_DEFAULTS } from "../models/query-encoder.js";
 import { RISKY_POLICIES } from "../skills/risk-scan.js";
 import { DEFAULT_DB_PATH } from "../store/default-path.js";
+import { FEEDBACK_LIMITS } from "../store/feedback-limits.js";
 import { DECISION_LOG_MODES, LOG_LEVELS } from "./setting-choices.js";
 import type { Settings } from "./settings-schema.js";
 
@@ -54,6 +55,9 @@ export const DEFAULT_SETTINGS: Settings = {
   llmRetries: LLM_DEFAULTS.retries,
   evalCacheDir: evalCacheIn(path.join(os.homedir(), ".cache")),
   risky: "warn",
+  feedbackUrl: undefined,
+  feedbackSkillHourly: FEEDBACK_LIMITS.perSkillInWindow,
+  feedbackSenderHourly: FEEDBACK_LIMITS.perSenderInWindow,
 };
 
 /** The defaults in an environment: only the eval cache's depends on it (XDG_CACHE_HOME, as the XDG spec says). */
@@ -181,6 +185,23 @@ export const SETTINGS: Record<SettingKey, SettingInfo> = {
     flag: "--risky <policy>",
     kind: "string",
     description: `what \`router index\` does with a skill the risky-skill rules flag: ${RISKY_POLICIES.join(" or ")} (warn indexes and lists it; exclude leaves it out, so it is never injected)`,
+  },
+  feedbackUrl: {
+    env: "ROUTER_FEEDBACK_URL",
+    kind: "string",
+    secret: true,
+    description: "where feedback is kept when not in the index: a PostgreSQL database shared by replicas (postgres://user:password@host/db); `router index` folds it in",
+    shownDefault: "the index itself",
+  },
+  feedbackSkillHourly: {
+    env: "ROUTER_FEEDBACK_SKILL_HOURLY",
+    kind: "integer",
+    description: "new pieces of feedback one skill takes an hour over the network, whoever sends them (the store enforces it: every replica must say the same)",
+  },
+  feedbackSenderHourly: {
+    env: "ROUTER_FEEDBACK_SENDER_HOURLY",
+    kind: "integer",
+    description: "new pieces of feedback one sender (its API key, else its address) may give an hour, across skills",
   },
 };
 

@@ -25,9 +25,12 @@ import { skillTextHash } from "../store/skill-text.js";
 import { needsFullEmbed, prepareVectorTable, replaceSkillTexts, type EmbedderIdentity } from "../store/vectors.js";
 import { buildRoutingData, hasCurrentRoutingData } from "./build-routing-data.js";
 import { analyserVersion } from "./analyser-version.js";
-import { applyFeedback, type FeedbackApplied } from "../feedback/apply-feedback.js";
+import type { FeedbackApplied } from "../feedback/apply-feedback.js";
+import type { FeedbackStore } from "../feedback/feedback-store.js";
+import type { FoldedFeedback } from "../store/feedback-rows.js";
+import { feedbackSource, foldFeedback } from "./fold-feedback.js";
 import { formerContentHashes, keepsPaidManifest } from "./paid-manifests.js";
-import { refitFromFeedback, type FeedbackRefit } from "../feedback/refit-from-feedback.js";
+import type { FeedbackRefit } from "../feedback/refit-from-feedback.js";
 import { skillTexts, skillTextsVersion } from "./skill-texts.js";
 
 export interface IndexOptions {
@@ -49,6 +52,8 @@ export interface IndexOptions {
   /** Which expander writes manifests, the LLM to use, imported manifests; by default the heuristic. */
   expansion?: Pick<ExpandOptions, "expander" | "llm" | "imports" | "onNotice">;
   onProgress?: (event: IndexProgress) => void;
+  /** Where feedback is kept when not in the index (a PostgreSQL store shared by replicas): the run folds its rows in. */
+  feedbackStore?: FeedbackStore;
 }
 
 export type IndexProgress = { stage: "read"; done: number; total: number; file: string } | { stage: "expand" | "embed" | "calibrate" | "shares" | "scope"; done: number; total: number };
@@ -85,6 +90,8 @@ export interface IndexSummary {
   feedback: FeedbackApplied;
   /** The routing parameters refit from the feedback's labels, when there were enough. */
   refit: FeedbackRefit | undefined;
+  /** Which of the feedback store's rows this version holds. */
+  folded: FoldedFeedback;
   /** What the run measured of the index with no labels, when the index changed (none below MIN_CALIBRATION_SKILLS). */
   calibration: EvidenceCalibration | undefined;
   /** How sharp the default ranking's shares are on this index, measured with the calibration (none when too few skills have requests to hold out). */
@@ -104,6 +111,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   const started = performance.now();
   const roots = checkPaths(options.paths);
   const loaded = await readSkills(roots, options);
+  // A shared feedback store is read before the index's write lock is taken.
+  const feedbackRows = await feedbackSource(options.feedbackStore);
 
   const db = openIndexForWrite(options.db);
   let embedder = options.embedder;
@@ -130,23 +139,24 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
           (done) => options.onProgress?.({ stage: "embed", done, total: toEmbed.length }),
         );
       }
-      // Feedback is folded in after the skills' own texts: a skill embedded again gets its requests from use back.
-      const feedback = await applyFeedback(db, async (texts) => {
-        embedder ??= await embedderPlan!.create();
-        return embedder.embed(texts);
-      });
-      const indexVersion = commitVersion(db, roots, loaded.rootFolders, plan, now, fullEmbed || feedback.skills > 0);
+      // Feedback is folded in after the skills' own texts: a skill embedded again gets its requests from use back. The
+      // version, its routing data and its calibration follow the texts; the refit then reads them (indexer/fold-feedback.ts).
+      let indexVersion = 0;
       let calibration: IndexCalibration = { evidence: undefined, shareScale: undefined, scope: undefined };
-      if (loaded.skills.length < MIN_CALIBRATION_SKILLS) clearCalibration(db);
-      else if (needsCalibration(db, indexVersion, options.recalibrate ?? false)) {
-        // Loading a model costs time: only when something is to be embedded or measured.
-        embedder ??= await embedderPlan!.create();
-        calibration = await calibrateIndex(db, queryEncoderOver(embedder, CALIBRATION_CACHE), indexVersion, (stage, done, total) => options.onProgress?.({ stage, done, total }));
-      }
-      // The decision learns from the feedback's labels once there are enough, as `router feedback apply` does.
-      const refit = await refitFromFeedback(db, async () => queryEncoderOver((embedder ??= await embedderPlan!.create()), CALIBRATION_CACHE));
+      const loadEmbedder = async () => (embedder ??= await embedderPlan!.create());
+      const { feedback, refit, folded } = await foldFeedback(db, feedbackRows, {
+        embedder: loadEmbedder,
+        afterTexts: async (textsChanged) => {
+          indexVersion = commitVersion(db, roots, loaded.rootFolders, plan, now, fullEmbed || textsChanged);
+          if (loaded.skills.length < MIN_CALIBRATION_SKILLS) clearCalibration(db);
+          // Loading a model costs time: only when something is to be embedded or measured.
+          else if (needsCalibration(db, indexVersion, options.recalibrate ?? false)) {
+            calibration = await calibrateIndex(db, queryEncoderOver(await loadEmbedder(), CALIBRATION_CACHE), indexVersion, (stage, done, total) => options.onProgress?.({ stage, done, total }));
+          }
+        },
+      });
       recordRun(db, started, now, plan, loaded.invalid.length);
-      return { indexVersion, feedback, refit, ...calibration };
+      return { indexVersion, feedback, refit, folded, ...calibration };
     });
     return {
       db: options.db,
@@ -168,6 +178,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       indexVersion: measured.indexVersion,
       feedback: measured.feedback,
       refit: measured.refit,
+      folded: measured.folded,
       calibration: measured.evidence,
       shareScale: measured.shareScale,
       scope: measured.scope,

@@ -2,7 +2,8 @@ import type { RouterClient } from "../client/router-client.js";
 import type { FeedbackRequest, FeedbackResult } from "../contract/feedback.js";
 import type { RouteOptions, RouteResult } from "../contract/route.js";
 import type { SkillDetail } from "../contract/skills.js";
-import { recordFeedback, feedbackResult } from "../feedback/record-feedback.js";
+import type { FeedbackStore } from "../feedback/feedback-store.js";
+import { feedbackResult, recordFeedback, recordFeedbackIn } from "../feedback/record-feedback.js";
 import { createRouter, type RouterOptions } from "../route/router.js";
 
 /** Who reports feedback from `router mcp`, as the index records it (X-Router-Client with --url). */
@@ -25,11 +26,13 @@ export interface SkillSource {
 export interface LocalSourceOptions extends Pick<RouterOptions, "models" | "skillsRoot"> {
   /** Called after each new piece of feedback is stored: folds it into the index (`router mcp` starts a `router feedback apply` child). */
   applyFeedback?: () => void;
+  /** Where feedback goes when it is not the index (ROUTER_FEEDBACK_URL): nothing is applied here, `router index` folds it in. */
+  feedbackStore?: FeedbackStore;
 }
 
 /** Routes in this process; before each call, a stat of the index picks up a new version written by `router index` or `router feedback apply`. */
 export async function localSkillSource(db: string, options: LocalSourceOptions = {}): Promise<SkillSource> {
-  const { applyFeedback, ...routerOptions } = options;
+  const { applyFeedback, feedbackStore, ...routerOptions } = options;
   const router = await createRouter({ db, ...routerOptions });
   return {
     origin: `index ${db}`,
@@ -46,11 +49,17 @@ export async function localSkillSource(db: string, options: LocalSourceOptions =
     },
     async feedback(request) {
       await router.refresh();
+      // The agent on the other end of stdio is bounded by the store's windows as a network sender is.
+      if (feedbackStore)
+        return feedbackResult(await recordFeedbackIn(feedbackStore, router, request, MCP_CLIENT_NAME, `local:${MCP_CLIENT_NAME}`), "on the next `router index` that folds the feedback store in");
       const recorded = await recordFeedback(router, db, request, MCP_CLIENT_NAME, FEEDBACK_WAIT_MS);
       if (!recorded.duplicate) applyFeedback?.();
       return feedbackResult(recorded, applyFeedback ? "within seconds, once this MCP server has folded it into the index" : "on the next `router index` or `router feedback apply`");
     },
-    close: () => router.close(),
+    async close() {
+      await feedbackStore?.close();
+      await router.close();
+    },
   };
 }
 

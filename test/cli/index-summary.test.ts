@@ -4,6 +4,7 @@ import type { IndexSummary } from "../../src/indexer/run-index.js";
 
 const summary: IndexSummary = {
   db: "router.db",
+  damaged: undefined,
   added: ["a"],
   updated: [],
   unchanged: 0,
@@ -30,6 +31,7 @@ const summary: IndexSummary = {
   indexVersion: 1,
   feedback: { examples: 0, lone: 0, negatives: 0, skills: 0, embedded: 0 },
   refit: undefined,
+  folded: { store: "index", revision: 0, rows: 0, at: "2026-12-05T00:00:00.000Z" },
   scope: undefined,
   calibration: { floor: { bm25: 0.26, q2qMax: 0.67, samples: 40, indexVersion: 1 }, absentRouted: 0.42, everydayRouted: 0.04 },
   shareScale: { scale: 0.85, samples: 40, rankedFirst: 0.7 },
