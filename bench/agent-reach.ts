@@ -15,7 +15,9 @@ export interface AgentJudgment {
 
 /** The judgments by request text. */
 export function readJudgments(file: string): Map<string, AgentJudgment> {
-  const lines = readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "");
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "");
   return new Map(lines.map((line) => JSON.parse(line) as AgentJudgment).map((judgment) => [judgment.query, judgment]));
 }
 

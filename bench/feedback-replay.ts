@@ -30,7 +30,15 @@ const judgments = readJudgments(path.join(evalDir, "agent-judgments.jsonl"));
 const { train: replayed, test: scored } = splitCases(cases);
 
 for (const track of tracks) {
-  const figures = await measureTriggerDev({ evalDir, distractors: curated!, track, cacheDir, fresh: false, everydaySets: everydaySets(path.join(shared, "eval")), log: (message) => process.stderr.write(`${message}\n`) });
+  const figures = await measureTriggerDev({
+    evalDir,
+    distractors: curated!,
+    track,
+    cacheDir,
+    fresh: false,
+    everydaySets: everydaySets(path.join(shared, "eval")),
+    log: (message) => process.stderr.write(`${message}\n`),
+  });
   const copy = path.join(cacheDir, `feedback-replay-${track}.db`);
   copyIndex(figures.db, copy);
   const before = await scoreHalf(copy);
@@ -67,7 +75,9 @@ for (const track of tracks) {
   console.log(
     `feedback: the agent loaded ${reported.loads} skills from offers (${reported.examples} now examples, ${run.feedback.lone} of them not yet agreed with; ${reported.rejected} not learned: a near miss of their own skill); recorded in ${(recordMs / 1000).toFixed(1)} s, applied in ${(applyMs / 1000).toFixed(1)} s (${run.feedback.skills} skills changed)\n`,
   );
-  console.log("| scored half | right skill reaches the agent | near miss: own skill loaded | near miss: any skill loaded | tokens added, mean / p95 | injected | injections right | right answers injected | offers | none |");
+  console.log(
+    "| scored half | right skill reaches the agent | near miss: own skill loaded | near miss: any skill loaded | tokens added, mean / p95 | injected | injections right | right answers injected | offers | none |",
+  );
   console.log("|---|---|---|---|---|---|---|---|---|---|");
   console.log(row("before the feedback", before));
   console.log(row("after the feedback from the other half", after));

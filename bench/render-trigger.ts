@@ -52,12 +52,9 @@ export function reachTable(figures: TriggerDevFigures): string {
 export function everydayTable(figures: TriggerDevFigures): string {
   const row = (kind: "answer" | "injectOrNone", counts: EverydayCounts) =>
     `| ${ANSWER_NAMES[kind]} | ${counts.requests} | ${percent(counts.offered, counts.requests)} | ${percent(counts.injected, counts.requests)} | ${Math.round(tokenFigures(counts.tokens).mean)} |`;
-  return [
-    "| answer | requests | offered | injected | tokens added, mean |",
-    "|---|---|---|---|---|",
-    row("answer", figures.everyday.answer),
-    row("injectOrNone", figures.everyday.injectOrNone),
-  ].join("\n");
+  return ["| answer | requests | offered | injected | tokens added, mean |", "|---|---|---|---|---|", row("answer", figures.everyday.answer), row("injectOrNone", figures.everyday.injectOrNone)].join(
+    "\n",
+  );
 }
 
 function shareScaleText(measure: TriggerDevFigures["shareScale"]): string {

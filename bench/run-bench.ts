@@ -70,7 +70,17 @@ export async function runBench(config: BenchConfig): Promise<BenchResults> {
     const figures = [];
     for (const distractors of config.trigger.distractorSets) {
       for (const track of distractors.tracks) {
-        figures.push(await measureTriggerDev({ evalDir: config.trigger.evalDir, distractors, track, cacheDir: path.join(config.cacheDir, "trigger-dev"), fresh: config.fresh, everydaySets: config.trigger.everydaySets, log: config.log }));
+        figures.push(
+          await measureTriggerDev({
+            evalDir: config.trigger.evalDir,
+            distractors,
+            track,
+            cacheDir: path.join(config.cacheDir, "trigger-dev"),
+            fresh: config.fresh,
+            everydaySets: config.trigger.everydaySets,
+            log: config.log,
+          }),
+        );
       }
     }
     results.trigger = { run: finishRun(run, started), figures };

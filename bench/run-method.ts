@@ -13,7 +13,16 @@ export async function runMethod(method: RoutingMethod, cases: EvalCase[]): Promi
     const started = performance.now();
     const answer = await method.route(item.query, item.candidates);
     const latencyMs = performance.now() - started;
-    outcomes.push({ expected: item.expected, ranked: answer.ranked, confidence: answer.confidence, decision: answer.decision, selected: answer.selected, offered: answer.offered ?? [], latencyMs, embedMs: answer.embedMs });
+    outcomes.push({
+      expected: item.expected,
+      ranked: answer.ranked,
+      confidence: answer.confidence,
+      decision: answer.decision,
+      selected: answer.selected,
+      offered: answer.offered ?? [],
+      latencyMs,
+      embedMs: answer.embedMs,
+    });
   }
   return outcomes;
 }

@@ -229,7 +229,9 @@ export function everydaySets(sharedEval: string): string[] {
 
 /** The no-skill requests of labelled sets (each case whose expected skill is null). */
 export function everydayRequests(files: string[]): string[] {
-  return files.flatMap((file) => (JSON.parse(readFileSync(file, "utf8")) as { cases: { query: string; expected: string | null }[] }).cases.filter((item) => item.expected === null).map((item) => item.query));
+  return files.flatMap((file) =>
+    (JSON.parse(readFileSync(file, "utf8")) as { cases: { query: string; expected: string | null }[] }).cases.filter((item) => item.expected === null).map((item) => item.query),
+  );
 }
 
 /** Routes requests that need no skill: what the router's answer and inject or none hand the agent for them. */

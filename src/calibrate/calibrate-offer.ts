@@ -23,7 +23,7 @@ const MIN_QUERIES = 3;
 /** Share of everyday requests (the shipped bank, cross-validated) the gate lets through to an offer. */
 export const EVERYDAY_ANSWERED = 0.1;
 /** Share of held-out requests, among those whose skill ranked in the first MAX_OFFERED, whose offer holds their skill. */
-export const OFFER_COVERAGE = 0.9;
+export const OFFER_COVERAGE = 0.95;
 /** Share of direct injections that must be right, on the held-out requests, before the router injects without the agent. */
 export const INJECT_PRECISION = 0.95;
 // Right injections the precision is measured on, at least: fewer say too little to skip the agent.
@@ -48,7 +48,7 @@ interface RoutedSample {
  * Measures how this index's offers should be built, with no labels (store/offer-calibration.ts): one request of each of
  * an even spread of skills is held out of the index and routed, with its skill and with its skill left out, and so is
  * the bank of everyday requests. From them: the gate (P(a skill is wanted), requests against everyday chat) and its
- * threshold, the share an offer must cover, and the share above which the rule's injections were right 95% of the
+ * threshold, how near the best skill's share an offered one's must be, and the share above which the rule's injections were right 95% of the
  * time. Undefined when too few skills can lend a request.
  */
 export async function calibrateOffer(
@@ -90,15 +90,15 @@ export async function calibrateOffer(
     },
   );
   const gate = fitGate(requests, everyday);
-  const mass = coveringMass(requests);
+  const ratio = coveringRatio(requests);
   // The rule injects only what the gate lets through: the others are none whatever their share.
   const routed = [...requests, ...wrongNearMisses, ...everyday];
   const gated = gate.model ? routed.filter((sample) => gate.passes(sample)) : routed;
   return {
     ...(gate.model ? { gate: { ...gate.model, threshold: gate.threshold } } : {}),
-    mass,
+    ratio,
     injectShare: injectingShare(gated),
-    holdsRight: requests.filter((sample) => holds(sample, mass)).length / requests.length,
+    holdsRight: requests.filter((sample) => holds(sample, ratio)).length / requests.length,
     requests: requests.length,
     everyday: everyday.length,
     everydayAnswered: gate.everydayAnswered,
@@ -166,29 +166,23 @@ function fitModel(samples: { row: number[]; wanted: number }[]): ScopeModel {
 }
 
 /**
- * The share an offer must cover: split-conformal over the held-out requests whose skill ranked in the first
- * MAX_OFFERED, each scored by the shares down to its own skill; the OFFER_COVERAGE quantile (with the finite-sample
- * correction) of those scores. 1 when none ranked there.
+ * How near the best skill's share an offered skill's must be: split-conformal over the held-out requests whose skill
+ * ranked in the first MAX_OFFERED, each scored by its own skill's share over the best one's; the quantile (with the
+ * finite-sample correction) that keeps OFFER_COVERAGE of them. A list of every skill at or above that ratio then holds
+ * the right one for that share of such requests. 0 (every skill up to MAX_OFFERED) when none ranked there.
  */
-function coveringMass(requests: RoutedSample[]): number {
-  const scores = requests
+function coveringRatio(requests: RoutedSample[]): number {
+  const ratios = requests
     .filter((sample) => sample.rightRank >= 0)
-    .map((sample) => sample.shares.slice(0, sample.rightRank + 1).reduce((sum, share) => sum + share, 0))
-    .sort((a, b) => a - b);
-  if (scores.length === 0) return 1;
-  return Math.min(1, scores[Math.min(scores.length - 1, Math.ceil((scores.length + 1) * OFFER_COVERAGE) - 1)]!);
+    .map((sample) => sample.shares[sample.rightRank]! / sample.shares[0]!)
+    .sort((a, b) => b - a);
+  if (ratios.length === 0) return 0;
+  return ratios[Math.min(ratios.length - 1, Math.ceil((ratios.length + 1) * OFFER_COVERAGE) - 1)]!;
 }
 
-/** An offer covering `mass` (answer.ts's offerList, without the token budget) holds the request's own skill. */
-function holds(sample: RoutedSample, mass: number): boolean {
-  if (sample.rightRank < 0) return false;
-  let covered = 0;
-  for (let rank = 0; rank < sample.shares.length; rank++) {
-    if (rank === sample.rightRank) return true;
-    covered += sample.shares[rank]!;
-    if (covered >= mass) return false;
-  }
-  return false;
+/** An offer of the skills within `ratio` of the best (answer.ts's offerList, without the token budget) holds the request's own skill. */
+function holds(sample: RoutedSample, ratio: number): boolean {
+  return sample.rightRank >= 0 && sample.shares[sample.rightRank]! >= ratio * sample.shares[0]!;
 }
 
 /**

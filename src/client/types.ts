@@ -1,7 +1,22 @@
 // The HTTP API's request and response shapes: the contract's own types (src/contract), so the two cannot drift.
 import type { RouteResult } from "../contract/route.js";
 
-export type { ContextMessage, Decision, NoneReason, Offer, OfferedSkill, OfferReason, RankedSkill, RouteOptions, RouteRequest, RouteResult, RouteRisk, RouteTiming, Signals, SkillKind } from "../contract/route.js";
+export type {
+  ContextMessage,
+  Decision,
+  NoneReason,
+  Offer,
+  OfferedSkill,
+  OfferReason,
+  RankedSkill,
+  RouteOptions,
+  RouteRequest,
+  RouteResult,
+  RouteRisk,
+  RouteTiming,
+  Signals,
+  SkillKind,
+} from "../contract/route.js";
 export type { ErrorBody, SkillDetail, SkillMetadataWire as SkillMetadata, SkillSummary } from "../contract/skills.js";
 export type { FeedbackEntry, FeedbackRequest, FeedbackResult } from "../contract/feedback.js";
 

@@ -21,7 +21,15 @@ export function offerLine(name: string, description: string): string {
 export function offerText(skills: Pick<OfferedSkill, "name" | "description" | "risks">[], howToLoad: string): string {
   const lines = skills.flatMap((skill) => {
     const line = offerLine(skill.name, skill.description);
-    return skill.risks.length > 0 ? [line, `  ${riskNotice(skill.name, skill.risks.map((risk) => risk.rule))}`] : [line];
+    return skill.risks.length > 0
+      ? [
+          line,
+          `  ${riskNotice(
+            skill.name,
+            skill.risks.map((risk) => risk.rule),
+          )}`,
+        ]
+      : [line];
   });
   return [
     "skill-router found these installed skills for this request but is not sure which one fits:",

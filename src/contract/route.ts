@@ -90,7 +90,9 @@ export const rankedSkillSchema = z
     nearest_from_use: z.boolean().meta({ description: "The nearest query is a request confirmed for this skill by feedback, not one of its manifest's." }),
     negative: z.string().nullable().meta({ description: "The near-miss request that penalised this skill, if one did." }),
     body: z.string().optional().meta({ description: 'The text to inject, when `include: ["body"]` was asked for.' }),
-    risks: z.array(routeRiskSchema).meta({ description: "What the risky-skill rules flagged in this skill at index time; empty for most skills. A flagged skill is never injected unless the message calls it by name." }),
+    risks: z
+      .array(routeRiskSchema)
+      .meta({ description: "What the risky-skill rules flagged in this skill at index time; empty for most skills. A flagged skill is never injected unless the message calls it by name." }),
   })
   .meta({ id: "RankedSkill" });
 
@@ -139,7 +141,10 @@ export const routeResultSchema = z
     selected: z.array(z.string()).meta({ description: "The skills to inject: one, or several in multi mode; empty unless the decision is inject." }),
     offer: offerSchema.nullable().meta({ description: "The short list, when the decision is offer; null otherwise." }),
     skills: z.array(rankedSkillSchema).meta({ description: "Ranked candidates, best first (at most k)." }),
-    reason: z.enum([...NONE_REASONS, ...OFFER_REASONS]).nullable().meta({ description: "Why the router did not inject: a none reason, or why it offered a list." }),
+    reason: z
+      .enum([...NONE_REASONS, ...OFFER_REASONS])
+      .nullable()
+      .meta({ description: "Why the router did not inject: a none reason, or why it offered a list." }),
     in_scope: z.number().meta({ description: "Probability that some skill applies to the message at all." }),
     threshold: z.number().meta({ description: "The in-scope threshold the decision used." }),
     min_margin: z.number().meta({ description: "The lead over the runner-up's confidence the decision needed." }),

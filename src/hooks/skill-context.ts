@@ -28,7 +28,13 @@ function headline(chosen: RankedSkill[]): string {
 
 /** A skill's text in its tags, a flagged skill's warning before it: what it asks for, and that the user must agree. */
 function wrap(skill: RankedSkill, body: string): string {
-  const warning = skill.risks.length > 0 ? `${riskNotice(skill.name, skill.risks.map((risk) => risk.rule))}\n` : "";
+  const warning =
+    skill.risks.length > 0
+      ? `${riskNotice(
+          skill.name,
+          skill.risks.map((risk) => risk.rule),
+        )}\n`
+      : "";
   return `${warning}<skill name="${skill.name}">\n${body}\n</skill>`;
 }
 

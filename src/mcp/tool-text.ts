@@ -42,13 +42,25 @@ function rankedLine(skill: RankedSkill): string {
   if (skill.nearest_query) parts.push(`like: "${skill.nearest_query}"${skill.nearest_from_use ? " (from use)" : ""}`);
   if (skill.negative) parts.push(`but close to a request it is not for: "${skill.negative}"`);
   parts.push(`${skill.tokens} tokens`);
-  if (skill.risks.length > 0) parts.push(riskNotice(skill.name, skill.risks.map((risk) => risk.rule)));
+  if (skill.risks.length > 0)
+    parts.push(
+      riskNotice(
+        skill.name,
+        skill.risks.map((risk) => risk.rule),
+      ),
+    );
   return parts.join(" | ");
 }
 
 /** A skill's instructions, a flagged skill's warning first: what it asks for, and that the user must agree. */
 export function readSkillText(skill: SkillDetail): string {
-  const warning = skill.risks.length > 0 ? `${riskNotice(skill.name, skill.risks.map((risk) => risk.rule))}\n\n` : "";
+  const warning =
+    skill.risks.length > 0
+      ? `${riskNotice(
+          skill.name,
+          skill.risks.map((risk) => risk.rule),
+        )}\n\n`
+      : "";
   return `${warning}${skill.body}\n\n(${skill.kind} ${skill.name}, from ${skill.source_path})`;
 }
 

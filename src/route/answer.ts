@@ -9,8 +9,8 @@ export const OFFER_TOKEN_BUDGET = 800;
 /** Confirmed requests close to a new one that inject their skill directly: several users agreeing are as sure as the agent. */
 export const USE_INJECTS = 3;
 
-/** The offer rule where `router index` could not measure the index (too few skills): lists covering 90% of the shares, injection only at a share of 0.9. */
-export const DEFAULT_OFFER: OfferParams = { mass: 0.9, injectShare: 0.9, holdsRight: null };
+/** The offer rule where `router index` could not measure the index (too few skills): skills within a tenth of the best one's share, injection at a share of 0.9. */
+export const DEFAULT_OFFER: OfferParams = { ratio: 0.1, injectShare: 0.9, holdsRight: null };
 
 /** A ranked candidate as the answer reads it. */
 export interface AnswerCandidate extends RankedCandidate {
@@ -63,7 +63,7 @@ export function answer(ranked: AnswerCandidate[], decided: DecisionOutcome, want
   const plausible = byUse || byEvidence || ranked.some((candidate) => candidate.closeFromUse > 0) || passesGate(decided, wanted, offer);
   if (!plausible) return chosen("none", decided.reason ?? "below_threshold", [], []);
   // A near miss its manifest names is no choice for this request; the others still are.
-  const offered = offerList(best.nearMiss ? ranked.slice(1) : ranked, offer.mass);
+  const offered = offerList(best.nearMiss ? ranked.slice(1) : ranked, offer.ratio);
   if (offered.length === 0) return chosen("none", "near_miss", [], []);
   return chosen("offer", (byUse || byEvidence) && best.risky ? "risky" : "unsure", [], offered);
 }
@@ -75,21 +75,20 @@ function passesGate(decided: DecisionOutcome, wanted: number | undefined, offer:
 }
 
 /**
- * The shortest list from the top whose shares add up to `mass` (what held the right skill on this index's held-out
- * requests), at most MAX_OFFERED and within the token budget; a skill close to a request confirmed by use is always listed.
+ * The skills whose share is at least `ratio` times the best one's (what kept the right skill listed on this index's
+ * held-out requests), best first, at most MAX_OFFERED and within the token budget; a skill close to a request confirmed
+ * by use is always listed.
  */
-export function offerList(ranked: AnswerCandidate[], mass: number): string[] {
+export function offerList(ranked: AnswerCandidate[], ratio: number): string[] {
   const listed: AnswerCandidate[] = [];
-  let covered = 0;
+  const least = ratio * (ranked[0]?.share ?? 0);
   let tokens = 0;
   for (const candidate of ranked) {
     if (listed.length >= MAX_OFFERED) break;
-    const needed = covered < mass || candidate.closeFromUse > 0;
-    if (!needed) continue;
+    if (candidate.share < least && candidate.closeFromUse === 0) continue;
     const cost = candidate.offerTokens();
     if (listed.length > 0 && tokens + cost > OFFER_TOKEN_BUDGET) break;
     listed.push(candidate);
-    covered += candidate.share;
     tokens += cost;
   }
   return listed.map((candidate) => candidate.name);

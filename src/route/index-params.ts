@@ -39,8 +39,8 @@ export function paramsFor(db: IndexDatabase, embedder: string | null): RoutingPa
 function offerParams(db: IndexDatabase): Pick<RoutingParams, "offer"> {
   const measured = offerCalibrationRecord.read(db);
   if (!measured) return {};
-  const { gate, mass, injectShare, holdsRight } = measured;
-  return { offer: { ...(gate ? { gate } : {}), mass, injectShare, holdsRight } };
+  const { gate, ratio, injectShare, holdsRight } = measured;
+  return { offer: { ...(gate ? { gate } : {}), ratio, injectShare, holdsRight } };
 }
 
 /** What `router fit` stored for this embedder, if anything (parameters fitted for another one do not apply). */

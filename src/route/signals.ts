@@ -3,7 +3,7 @@ import type { AbstainExamples } from "../store/abstain-examples.js";
 import type { KeywordMatch } from "./keyword-match.js";
 import type { LexicalIndex } from "./lexical-index.js";
 import type { RouteQuery } from "./query.js";
-import type { RouteModel } from "./route-model.js";
+import type { RouteModel, TermSet } from "./route-model.js";
 import { largestValues } from "./top-k.js";
 import type { TextSlot } from "./vector-cache.js";
 import type { Signals } from "../contract/route.js";
@@ -16,6 +16,8 @@ const LONE_DISCOUNT = 0.05;
 export const KNN_DEPTH = 10;
 /** A request confirmed for a skill by use is this similar to a new one: the new one is the same request, in other words. */
 export const USE_CLOSE = 0.6;
+/** ... or this similar and sharing a word with it ("QBR"): the small model misses what a rare shared word says. */
+const USE_RELATED = 0.4;
 
 /** Everything measured about one candidate skill for one query. */
 export interface Evidence {
@@ -59,7 +61,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
     const skill = model.skills[index]!;
     const own = texts?.[position];
     const querySims = querySimilarities(own?.queries ?? [], similarity);
-    const closeFromUse = own ? countCloseFromUse(own.queries, similarity) : 0;
+    const closeFromUse = own ? countCloseFromUse(own.queries, similarity, () => model.textTerms(index).queries, query.terms) : 0;
     let best = -1;
     for (let at = 0; at < querySims.length; at++) if (best < 0 || querySims[at]! > querySims[best]!) best = at;
     const nearest = largestValues(querySims, KNN_DEPTH);
@@ -100,10 +102,20 @@ export function querySimilarities(queries: TextSlot[], similarity: (text: TextSl
   return queries.map((query) => similarity(query) - (query.use === "lone" ? LONE_DISCOUNT : 0));
 }
 
-/** How many of a skill's requests from use are close to the query. */
-function countCloseFromUse(queries: TextSlot[], similarity: (text: TextSlot) => number): number {
+/** How many of a skill's requests from use are close to the query: close in meaning, or related and sharing a word. */
+function countCloseFromUse(queries: TextSlot[], similarity: (text: TextSlot) => number, termSets: () => TermSet[], terms: string[]): number {
   let close = 0;
-  for (const query of queries) if (query.use !== undefined && similarity(query) >= USE_CLOSE) close++;
+  let byPosition: Map<number, Set<string>> | undefined;
+  for (const query of queries) {
+    if (query.use === undefined) continue;
+    const value = similarity(query);
+    if (value >= USE_CLOSE) close++;
+    else if (value >= USE_RELATED) {
+      // Their words are read only for a skill that has requests from use this near: few skills, rarely.
+      byPosition ??= new Map(termSets().map((set) => [set.position, set.terms]));
+      if (terms.some((term) => byPosition!.get(query.position)?.has(term))) close++;
+    }
+  }
   return close;
 }
 

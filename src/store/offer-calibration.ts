@@ -10,8 +10,8 @@ import { scopeModelSchema } from "./routing-params.js";
 export const offerCalibrationSchema = z.object({
   /** P(the message wants some installed skill), fitted on held-out requests against everyday ones, and the least it must reach for an offer. */
   gate: scopeModelSchema.extend({ threshold: z.number() }).optional(),
-  /** The share the offered skills add up to: the least that held the right skill for the chosen share of held-out requests whose skill ranked among the first few. */
-  mass: z.number(),
+  /** An offered skill's share is at least this times the best one's: the most that kept the right skill listed for the chosen share of held-out requests whose skill ranked among the first few. */
+  ratio: z.number(),
   /** The share the best skill must reach to be injected without the agent's choice (its injections right at least 95% of the time); null: never. */
   injectShare: z.number().nullable(),
   /** How often an offer built this way held the held-out request's own skill (every held-out request counted). */

@@ -26,7 +26,7 @@ export const scopeModelSchema = z.object({ weights: weightsOf(SCOPE_FEATURES), b
 /** The offer rule's parameters (store/offer-calibration.ts says how `router index` measures them). */
 export const offerParamsSchema = z.object({
   gate: scopeModelSchema.extend({ threshold: z.number() }).optional(),
-  mass: z.number(),
+  ratio: z.number(),
   injectShare: z.number().nullable(),
   holdsRight: z.number().nullable(),
 });

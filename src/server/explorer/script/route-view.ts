@@ -86,7 +86,11 @@ function renderPromptAdded(result: RouteResult): void {
   } else if (result.offer) {
     const holds = result.offer.holds_right_skill;
     added.append(
-      el("span", "", `adds to the agent's prompt, +${result.offer.tokens} tokens${holds === null ? "" : ` (lists like it held the right skill for ${Math.round(holds * 100)}% of this index's held-out requests)`}:`),
+      el(
+        "span",
+        "",
+        `adds to the agent's prompt, +${result.offer.tokens} tokens${holds === null ? "" : ` (lists like it held the right skill for ${Math.round(holds * 100)}% of this index's held-out requests)`}:`,
+      ),
       el("pre", "offer-text", result.offer.text),
     );
   } else {
