@@ -99,6 +99,8 @@ const HEADER_USE = /\b(?:header|authorization|bearer)\b/i;
 // Network senders for the shell and for code.
 const SHELL_SENDER = String.raw`\b(?:curl|wget|nc|ncat|netcat|socat|telnet|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b`;
 const CODE_SENDER = String.raw`(?:\brequests\.(?:post|put|get)|\bhttpx\.(?:post|put)|\burlopen|\bfetch\s*\(|\baxios(?:\.post|\.put)?\s*\(|\bhttp\.request\(|\.send\()`;
+// Something piped into a sender on one line: a pipe is read to its line's end only, so tables cost little.
+const PIPE_TO_SENDER_GATE = /\|[^\n]*\b(?:curl|wget|nc|ncat|netcat|socat|telnet|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/i;
 const PIPED_TO_SENDER = String.raw`\|\s*(?:[\w-]+[^|\n]{0,40}\|\s*){0,2}${SHELL_SENDER}`;
 // The environment as a whole (not one variable of it), in the shell and in code.
 const WHOLE_ENV_CODE = String.raw`(?:\bdict\(\s*os\.environ\s*\)|\bos\.environ(?![\w.\[(])|\bprocess\.env(?![\w.\[?])|\benv::vars\(\))`;
@@ -107,7 +109,9 @@ const WHOLE_ENV_CODE = String.raw`(?:\bdict\(\s*os\.environ\s*\)|\bos\.environ(?
 // files it touches, which step it slips in.
 // Scanning starts at the word "user", the rare part of most of these; a lookbehind reads what leads up to it (`lead`).
 const CONCEAL_LEAD = String.raw`\b(?:do not|don't|dont|never|must not|should not|without)\s+(?:\w{1,30}\s+){0,2}?(?:(?:tell|telling|inform|informing|notify|notifying|alert|alerting|warn|warning)\s+|(?:mention|mentioning|reveal|revealing|disclose|disclosing|show|showing|say|saying)\b[^.\n]{0,50}?\bto\s+|let(?:ting)?\s+)(?:the\s+|your\s+)?|\b(?:keep|make)\s+(?:this|these|that|it|them)(?:\s+\w+){0,2}\s+(?:invisible|hidden|secret)\s+(?:to|from)\s+(?:the\s+|your\s+)?|\bhide\s+(?:this|these|that|it|them)(?:\s+\w+){0,3}\s+from\s+(?:the\s+|your\s+)?`;
-const CONCEAL = String.raw`\busers?\b(?<=(?<lead>${CONCEAL_LEAD})users?)(?!\s+to\s+\w)|\busers?\s+(?:must|should|need|needs|does|do)\s*(?:not|never|n't)\s+(?:need\s+to\s+)?(?:know|see|be told|find out|notice)\b|\b(?:secretly|covertly|stealthily|silently|quietly)\s+(?:send|upload|post|forward|collect|exfiltrate|transmit|copy|append|add|include|read|run|execute)\b|\bfor\s+(?:the\s+)?(?:assistant|agent|AI|model|LLM)\s+only\b|\bdo not\s+(?:mention|reveal|disclose)\s+that\s+you\b`;
+const CONCEAL_FROM_USER = String.raw`\busers?\b(?:(?<=(?<lead>${CONCEAL_LEAD})users?)(?!\s+to\s+\w)|\s+(?:must|should|need|needs|does|do)\s*(?:not|never|n't)\s+(?:need\s+to\s+)?(?:know|see|be told|find out|notice)\b)`;
+const CONCEAL_OTHERWISE = String.raw`\b(?:secretly|covertly|stealthily|silently|quietly)\s+(?:send|upload|post|forward|collect|exfiltrate|transmit|copy|append|add|include|read|run|execute)\b|\bfor\s+(?:the\s+)?(?:assistant|agent|AI|model|LLM)\s+only\b|\bdo not\s+(?:mention|reveal|disclose)\s+that\s+you\b`;
+const CONCEAL = `${CONCEAL_FROM_USER}|${CONCEAL_OTHERWISE}`;
 const HIDDEN_MATTER = new RegExp(
   String.raw`https?://|${SECRET}|${SENSITIVE_FILE}|\b(?:this|these|that)\s+(?:url|link|endpoint|step|instructions?|request|upload|command|file)\b|\b(?:read|send|upload|post|collect|access)\b[^\n]{0,30}\bfiles?\b|\b(?:upload(?:ed|ing|s)?|sent|posted|forwarded|transmitted|exfiltrat\w*|configuration)\b|\bcurl\b|\bwget\b`,
   "i",
@@ -213,7 +217,7 @@ export const RISK_RULE_SPECS: RiskRuleSpec[] = [
       },
       {
         // A password beside an archive, installer or program ("(password: infected)").
-        pattern: /(?<![\w"'-])(?:pass(?:word|phrase)?|pwd)\b[\x60*]*\s*[:=]\s*[\x60'"*]*\w/i,
+        pattern: /\b(?:pass(?:word|phrase)?|pwd)\b(?<![\w"'-](?:pass(?:word|phrase)?|pwd))[\x60*]*\s*[:=]\s*[\x60'"*]*\w/i,
         near: { pattern: /\.(?:zip|rar|7z|exe|msi|dmg|pkg)\b|\b(?:archive|installer|extract|unzip|unpack)\b/i, before: 2, after: 2 },
       },
     ],
@@ -452,7 +456,7 @@ export const RISK_RULE_SPECS: RiskRuleSpec[] = [
       {
         // A secret file piped, through a filter or two, into a command that sends it: `cat ~/.kube/config | base64 | curl -d @- ...`.
         pattern: new RegExp(String.raw`${SENT_FILE}[^\n|]{0,100}${PIPED_TO_SENDER}`, "i"),
-        gate: SENSITIVE_FILE_GATE,
+        gate: PIPE_TO_SENDER_GATE,
       },
     ],
     examples: {
@@ -488,10 +492,17 @@ export const RISK_RULE_SPECS: RiskRuleSpec[] = [
   {
     id: "conceal-from-user",
     meaning: "tells the agent to keep from the user where data goes or what it runs",
-    gate: /user|secretly|covertly|stealthily|silently|quietly|only\b/i,
+    gate: /\busers?\b/i,
     clauses: [
       // "Don't mention the retry unless the user asks" is manners; hiding a URL, a secret or a step is not.
-      { pattern: new RegExp(CONCEAL, "i"), saying: HIDDEN_MATTER, unless: /\bunless\b/i, quotedIsCitation: true },
+      { pattern: new RegExp(CONCEAL_FROM_USER, "i"), saying: HIDDEN_MATTER, unless: /\bunless\b/i, quotedIsCitation: true },
+      {
+        pattern: new RegExp(CONCEAL_OTHERWISE, "i"),
+        gate: /secretly|covertly|stealthily|silently|quietly|(?:assistant|agent|AI|model|LLM)\s+only|do not\s+(?:mention|reveal|disclose)\s+that/i,
+        saying: HIDDEN_MATTER,
+        unless: /\bunless\b/i,
+        quotedIsCitation: true,
+      },
       {
         // "Don't tell the user about this": what "this" is, is in the lines around.
         pattern: new RegExp(String.raw`(?:${CONCEAL})[^.\n]{0,20}?\babout\s+(?:this|these|that|it)\b`, "i"),
@@ -519,7 +530,7 @@ export const RISK_RULE_SPECS: RiskRuleSpec[] = [
   {
     id: "hidden-instructions",
     meaning: "hides an instruction for the agent where people reading the rendered skill do not see it: in a comment or invisible markup",
-    gate: /<!--|\]:\s*(?:#|<>)|display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0|\bhidden\b/i,
+    gate: /<!--|\]:\s*(?:#|<>)|display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0|\shidden[\s>]/i,
     clauses: [
       {
         pattern: new RegExp(`<!--(?=${commentBody(AGENT_WORD)})(?=${commentBody(DIRECTIVE)})(?=${commentBody(COMMENT_MATTER)})`, "i"),
@@ -533,10 +544,9 @@ export const RISK_RULE_SPECS: RiskRuleSpec[] = [
       {
         // An element styled or marked so that it is not shown: `<div style="display:none">`, `<span hidden>`.
         pattern: new RegExp(
-          String.raw`<(?:div|span|p|section|details|small)\b[^>]{0,200}?(?:style\s*=\s*["'][^"']{0,200}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d])|opacity\s*:\s*0(?![.\d]))|\shidden\b)[^>]*>(?=[^\n]*${AGENT_WORD})(?=[^\n]*${DIRECTIVE})(?=[^\n]*${COMMENT_MATTER})`,
+          String.raw`<(?:div|span|p|section|details|small)\b[^>]{0,200}?(?:style\s*=\s*["'][^"']{0,200}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d])|opacity\s*:\s*0(?![.\d]))|\shidden(?=[\s>]))[^>]*>(?=[^\n]*${AGENT_WORD})(?=[^\n]*${DIRECTIVE})(?=[^\n]*${COMMENT_MATTER})`,
           "i",
         ),
-        gate: /display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0|\bhidden\b/i,
       },
     ],
     examples: {

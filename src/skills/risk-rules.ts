@@ -49,9 +49,10 @@ export function ruleBreaks(lines: string[]): RuleBreak[] {
   const view = new TextView(lines);
   const breaks: RuleBreak[] = [];
   for (let index = 0; index < lines.length; index++) {
+    const line = view.logical(index);
     for (const rule of active) {
       for (const clause of rule.clauses) {
-        const excerpt = breakOf(clause, view, index);
+        const excerpt = breakOf(clause, view, index, line);
         if (excerpt === undefined) continue;
         breaks.push({ rule: rule.id, index, excerpt });
         break;
@@ -61,9 +62,8 @@ export function ruleBreaks(lines: string[]): RuleBreak[] {
   return breaks;
 }
 
-/** The matched text when line `index` breaks the clause. */
-function breakOf(clause: CompiledClause, view: TextView, index: number): string | undefined {
-  const line = view.logical(index);
+/** The matched text when line `index` (read as `line`, with the lines it carries on) breaks the clause. */
+function breakOf(clause: CompiledClause, view: TextView, index: number, line: string): string | undefined {
   if (!clause.pattern.test(line) || clause.unless?.test(line)) return undefined;
   if (clause.near && !view.hasNear(index, clause.near, clause.nearEvery!)) return undefined;
   for (const match of line.matchAll(clause.every)) {
