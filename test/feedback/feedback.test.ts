@@ -292,3 +292,41 @@ describe("feedback on a request that calls a skill by name", () => {
     });
   });
 });
+
+describe("evidence from use", () => {
+  it("offers a skill for a request like one confirmed for it, injects it once three agree, and keeps that across a restart", { timeout: 120_000 }, async () => {
+    // pdf-extract never says QBR: only the confirmed requests tie the word to it.
+    const file = await freshIndex();
+    const request = "can you start on the QBR for the board";
+    const start = () => startServer({ db: file, host: "127.0.0.1", port: 0, apiKey: "secret", reloadIntervalMs: 100, cli: CLI });
+    const headers = { "content-type": "application/json", authorization: "Bearer secret" };
+    let server = await start();
+    try {
+      await server.ready;
+      const route = async () => (await (await fetch(`${server.url}/route`, { method: "POST", headers, body: JSON.stringify({ query: request }) })).json()) as any;
+      const confirm = async (query: string) => expect((await fetch(`${server.url}/feedback`, { method: "POST", headers, body: JSON.stringify({ query, skill: "pdf-extract" }) })).status).toBe(201);
+      expect(await route()).not.toMatchObject({ decision: "inject", selected: ["pdf-extract"] });
+      await confirm("QBR deck for Acme due friday");
+      await waitUntil(async () => {
+        const answer = await route();
+        return answer.decision === "offer" && answer.offer.skills.some((skill: { name: string }) => skill.name === "pdf-extract");
+      }, "pdf-extract offered after one confirmed request");
+      await confirm("put together our QBR numbers");
+      await confirm("need the QBR ready for the execs");
+      await waitUntil(async () => {
+        const answer = await route();
+        return answer.decision === "inject" && answer.selected[0] === "pdf-extract";
+      }, "pdf-extract injected after three");
+    } finally {
+      await server.close();
+    }
+    server = await start();
+    try {
+      await server.ready;
+      const answer = (await (await fetch(`${server.url}/route`, { method: "POST", headers, body: JSON.stringify({ query: request }) })).json()) as any;
+      expect(answer).toMatchObject({ decision: "inject", selected: ["pdf-extract"] });
+    } finally {
+      await server.close();
+    }
+  });
+});
