@@ -1,15 +1,21 @@
-// The risky-skill rules on real collections: false flags where no skill is hostile, catches and misses where some are.
-// Reads only ../shared/corpus/skills/{anthropics__skills,openai__skills,obra__superpowers,openclaw__skills}, through the
+// The risky-skill rules on real collections: false flags where no skill is hostile, catches and misses where some are;
+// then on the held-back lures (test/skills/held-back-lures.ts, written before the rules were reworked) and their honest
+// look-alikes; then the time the rules take to read the whole corpus. Reads only ../shared/corpus/skills, through the
 // same loader `router index` uses (src/skills/load-skills.ts), so what it counts is what an index run would flag.
 // Usage: npx tsx bench/risky-flags.ts
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { loadSkills } from "../src/skills/load-skills.js";
+import { scanRisks } from "../src/skills/risk-scan.js";
 import type { RiskyReport } from "../src/skills/types.js";
+import { HELD_BACK_HONEST, HELD_BACK_LURES } from "../test/skills/held-back-lures.js";
 
 const CORPUS = "../shared/corpus/skills";
 // Collections curated by their authors: every flag there is a false flag (target: none).
-const CURATED = ["anthropics__skills", "openai__skills", "obra__superpowers"];
+const CURATED = ["anthropics__skills", "openai__skills", "obra__superpowers", "K-Dense-AI__claude-scientific-skills", "wshobson__agents"];
+// Aggregated collections, honest but not hand-checked: their flags are listed to be read (offensive-security skills
+// that open reverse shells on a target are among them), not counted as right or wrong.
+const AGGREGATED = ["alirezarezvani__claude-skills", "sickn33__antigravity-awesome-skills"];
 const HOSTILE = "openclaw__skills";
 // Labelled by hand: the openclaw folders whose SKILL.md has the user or agent download and run a program (AuthTool.exe,
 // PolymarketAuth.exe, ClawdAuthenticatorTool.exe, openclawcli.zip with its password, a glot.io paste run in a terminal,
@@ -87,11 +93,18 @@ function listCatchesAndMisses(label: string, folders: string[], flagged: Map<str
 }
 
 let falseFlags = 0;
+let curatedSkills = 0;
 for (const collection of CURATED) {
   const { skills, flagged } = await flaggedIn(collection);
   falseFlags += flagged.size;
+  curatedSkills += skills;
   console.log(`${collection}: ${flagged.size} false flags in ${skills} skills`);
   for (const [folder, report] of flagged) for (const flag of report.flags) console.log(`  ${folder}/SKILL.md:${flag.line}  ${flag.rule}: ${flag.excerpt}`);
+}
+for (const collection of AGGREGATED) {
+  const { skills, flagged } = await flaggedIn(collection);
+  console.log(`${collection}: ${flagged.size} flagged in ${skills} skills (not labelled)`);
+  for (const [folder, report] of flagged) console.log(`  ${folder}  (${describe(report)}; ${firstFlag(report)})`);
 }
 
 const hostile = await flaggedIn(HOSTILE);
@@ -101,5 +114,51 @@ const others = [...hostile.flagged].filter(([folder]) => !LURES.includes(folder)
 console.log(`\n${HOSTILE}, other flagged skills (neither list): ${others.length} of ${hostile.skills} skills`);
 for (const [folder, report] of others) console.log(`  ${folder}  (${describe(report)}; ${firstFlag(report)})`);
 
-console.log(`\nfalse flags on the curated collections: ${falseFlags} (target 0)`);
-console.log(`lures caught: ${lures} of ${LURES.length} (target all); scanner test skills caught: ${scanner} of ${SCANNER_TESTS.length} (target 10)`);
+// The held-back lures, by family, and the honest look-alikes written beside them.
+const families = new Map<string, { caught: number; of: number }>();
+const missedLures: string[] = [];
+for (const lure of HELD_BACK_LURES) {
+  const family = families.get(lure.family) ?? { caught: 0, of: 0 };
+  families.set(lure.family, family);
+  family.of++;
+  if (scanRisks(lure.text).length > 0) family.caught++;
+  else missedLures.push(`  missed  ${lure.family}: ${JSON.stringify(lure.text)}`);
+}
+const heldBackCaught = [...families.values()].reduce((sum, family) => sum + family.caught, 0);
+console.log(`\nheld-back lures: ${heldBackCaught} of ${HELD_BACK_LURES.length} flagged`);
+for (const [name, family] of families) console.log(`  ${name}: ${family.caught} of ${family.of}`);
+for (const missed of missedLures) console.log(missed);
+const flaggedHonest = HELD_BACK_HONEST.map((text) => ({ text, flags: scanRisks(text) })).filter((each) => each.flags.length > 0);
+console.log(`held-back honest look-alikes flagged: ${flaggedHonest.length} of ${HELD_BACK_HONEST.length}`);
+for (const { text, flags } of flaggedHonest) console.log(`  flagged  ${flags.map((flag) => flag.rule).join(", ")}: ${JSON.stringify(text)}`);
+
+// How long the rules take to read every SKILL.md of the corpus (what a first index run, or one after the rules change,
+// pays; a run that changes nothing reuses stored flags): CPU time, median of 3.
+const texts = readdirSync(CORPUS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .flatMap((collection) =>
+    readdirSync(path.join(CORPUS, collection.name), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((folder) => path.join(CORPUS, collection.name, folder.name, "SKILL.md")),
+  )
+  .flatMap((file) => {
+    try {
+      return [readFileSync(file, "utf8")];
+    } catch {
+      return [];
+    }
+  });
+const scanTimes = [0, 1, 2].map(() => {
+  const start = process.cpuUsage();
+  for (const text of texts) scanRisks(text);
+  const spent = process.cpuUsage(start);
+  return (spent.user + spent.system) / 1000;
+});
+const megabytes = texts.reduce((sum, text) => sum + text.length, 0) / 1e6;
+console.log(`\nscan time: ${[...scanTimes].sort((a, b) => a - b)[1]!.toFixed(0)} ms CPU for ${texts.length} SKILL.md (${megabytes.toFixed(1)} MB), median of 3`);
+
+console.log(`\nfalse flags on the curated collections: ${falseFlags} in ${curatedSkills} skills (target 0)`);
+console.log(`lures caught: ${lures} of ${LURES.length} (target all); scanner test skills caught: ${scanner} of ${SCANNER_TESTS.length} (9 hold no instruction in SKILL.md)`);
+console.log(
+  `held-back lures flagged: ${heldBackCaught} of ${HELD_BACK_LURES.length} (${((100 * heldBackCaught) / HELD_BACK_LURES.length).toFixed(1)}%, target >= 95%); honest look-alikes flagged: ${flaggedHonest.length} of ${HELD_BACK_HONEST.length} (target 0)`,
+);
