@@ -64,7 +64,7 @@ const RUN = String.raw`\b(?:run|runs|running|launch|execute|executing|start|doub
 // The commands that fetch a URL, and the interpreters a fetched script is piped into.
 const FETCH = String.raw`\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b`;
 // A language given its program with -c, -e or -m reads the fetched text as data (`curl URL | python3 -c "import json..."`).
-const INTERPRETER = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:/\S*/)?(?:(?:ba|z|da|k|fi|c|tc)?sh\b|(?:python[\d.]*|node|perl|ruby|php)\b(?!\s+-[cemr]\b)|pwsh\b|powershell\b|iex\b|Invoke-Expression\b)`;
+const INTERPRETER = String.raw`(?:sudo\s+(?:-\S+\s+){0,5})?(?:/\S{0,200}/)?(?:(?:ba|z|da|k|fi|c|tc)?sh\b|(?:python[\d.]*|node|perl|ruby|php)\b(?!\s+-[cemr]\b)|pwsh\b|powershell\b|iex\b|Invoke-Expression\b)`;
 // Hosts that serve whatever anyone pasted, with no owner to vouch for it.
 const PASTE_SITE = String.raw`\b(?:glot\.io|pastebin\.com|paste\.ee|rentry\.(?:co|org)|hastebin\.com|ghostbin\.\w+|dpaste\.\w+|controlc\.com|justpaste\.it|privatebin\.\w+|termbin\.com|ix\.io|sprunge\.us|0x0\.st|paste\.rs|pastes\.io|bpa\.st|snippet\.host|pastecode\.io)\b`;
 const SHELL_SINK = String.raw`(?:\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi)?sh\b|\|\s*(?:python\d?|perl|ruby|node|php)\b|\|\s*iex\b|Invoke-Expression)`;
@@ -86,7 +86,7 @@ const FETCH_GATE = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|D
 const ENV_GATE = /\benv\b|printenv|env:|os\.environ|process\.env|env::vars|\bhistory\s*\|/i;
 // A secret file named where it is read for a command's own use (an identity file, a download's target) is not being sent.
 // So is one in a URL: what a request fetches, not what it sends.
-const SENT_FILE = String.raw`(?<!(?:-i|-o|-O|--output|--key|--cert|--cacert|--netrc-file|--kubeconfig|-K|--config|IdentityFile|--identity|--env-file|>)[=\s]{1,3}(?:~|\$HOME)?/?)(?<!https?://\S*)${SENSITIVE_FILE}`;
+const SENT_FILE = String.raw`(?<!(?:-i|-o|-O|--output|--key|--cert|--cacert|--netrc-file|--kubeconfig|-K|--config|IdentityFile|--identity|--env-file|>)[=\s]{1,3}(?:~|\$HOME)?/?)(?<!https?://\S{0,300})${SENSITIVE_FILE}`;
 // Secrets as an attack asks for them: all of them, another service's by its variable's name, a personal one, or a private file.
 // ("Send your API key to https://api.example.com" is how a service's own docs say where its key goes.)
 const GATHERED_SECRET = String.raw`\b(?:all|any|every|each|available|these|those)\s+(?:\w{1,30}\s+){0,2}?${SECRET}|\b[A-Z][A-Z0-9_]{0,40}_(?:API_KEY|TOKEN|SECRET)\b|${PERSONAL_SECRET}|${SENSITIVE_FILE}`;
@@ -100,7 +100,7 @@ const HEADER_USE = /\b(?:header|authorization|bearer)\b/i;
 const SHELL_SENDER = String.raw`\b(?:curl|wget|nc|ncat|netcat|socat|telnet|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b`;
 const CODE_SENDER = String.raw`(?:\brequests\.(?:post|put|get)|\bhttpx\.(?:post|put)|\burlopen|\bfetch\s*\(|\baxios(?:\.post|\.put)?\s*\(|\bhttp\.request\(|\.send\()`;
 // Something piped into a sender on one line: a pipe is read to its line's end only, so tables cost little.
-const PIPE_TO_SENDER_GATE = /\|[^\n]*\b(?:curl|wget|nc|ncat|netcat|socat|telnet|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/i;
+const PIPE_TO_SENDER_GATE = /\|[^\n]{0,300}\b(?:curl|wget|nc|ncat|netcat|socat|telnet|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/i;
 const PIPED_TO_SENDER = String.raw`\|\s*(?:[\w-]+[^|\n]{0,40}\|\s*){0,2}${SHELL_SENDER}`;
 // The environment as a whole (not one variable of it), in the shell and in code.
 const WHOLE_ENV_CODE = String.raw`(?:\bdict\(\s*os\.environ\s*\)|\bos\.environ(?![\w.\[(])|\bprocess\.env(?![\w.\[?])|\benv::vars\(\))`;
@@ -163,7 +163,7 @@ export const RISK_RULE_SPECS: RiskRuleSpec[] = [
       {
         // Fetched to disk and started in the same command: made executable and run, opened, or installed.
         pattern:
-          /(?:\b(?:curl|wget|iwr|Invoke-WebRequest|Start-BitsTransfer)\b|\bcertutil(?:\.exe)?\s+-urlcache\b|\burlretrieve\(|\brequests\.get\()[^\n]{0,300}?(?:(?:\s-[oO]\s*|\s--output[=\s]|\s-OutFile\s+|>\s*|\btee\s+)(?<saved>\S+)[^\n]{0,100}?(?:&&|;)\s*(?:sudo\s+)?(?:(?:ba|z)?sh|source|\.|python[\d.]*|node|pwsh|powershell(?:\s+-File)?)\s+\k<saved>(?!\S)|chmod\s+(?:[ugoa]*\+x|0?[0-7]?[1357][0-7]{2})\s+(?:\S*\/)?(?<file>[\w.-]+)\s*(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:\S*\/)?\k<file>(?![\w.-])|\binstaller\s+-pkg\b|\bmsiexec\b|\bStart-Process\b|&\s*\$env:|\bos\.system\(|\bsubprocess\.(?:run|call|Popen)\(|\bhdiutil\s+attach\b|\bopen\s+\S+\.(?:dmg|pkg|app)\b)/i,
+          /(?:\b(?:curl|wget|iwr|Invoke-WebRequest|Start-BitsTransfer)\b|\bcertutil(?:\.exe)?\s+-urlcache\b|\burlretrieve\(|\brequests\.get\()[^\n]{0,300}?(?:(?:\s-[oO]\s*|\s--output[=\s]|\s-OutFile\s+|>\s*|\btee\s+)(?<saved>\S{1,200})[^\n]{0,100}?(?:&&|;)\s*(?:sudo\s+)?(?:(?:ba|z)?sh|source|\.|python[\d.]*|node|pwsh|powershell(?:\s+-File)?)\s+\k<saved>(?!\S)|chmod\s+(?:[ugoa]*\+x|0?[0-7]?[1357][0-7]{2})\s+(?:\S*\/)?(?<file>[\w.-]+)\s*(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:\S*\/)?\k<file>(?![\w.-])|\binstaller\s+-pkg\b|\bmsiexec\b|\bStart-Process\b|&\s*\$env:|\bos\.system\(|\bsubprocess\.(?:run|call|Popen)\(|\bhdiutil\s+attach\b|\bopen\s+\S+\.(?:dmg|pkg|app)\b)/i,
         gate: FETCH_GATE,
         unknownSource: "download",
       },
@@ -280,7 +280,7 @@ export const RISK_RULE_SPECS: RiskRuleSpec[] = [
       {
         // `sh -c "$(curl URL)"`, `eval "$(curl URL)"`, `bash <(curl URL)`, `source <(curl URL)`.
         pattern: new RegExp(
-          String.raw`(?:(?:/\S*/)?(?:(?:ba|z|da|k)?sh|python[\d.]*|node|perl)\s+-[ce]|\beval)\s+["']?\$\(\s*${FETCH}[^)\n]{0,300}|(?:\b(?:ba|z)?sh|\bsource|^\s*\.|\s\.)\s+<\(\s*${FETCH}[^)\n]{0,300}`,
+          String.raw`(?:(?:/\S{0,200}/)?(?:(?:ba|z|da|k)?sh|python[\d.]*|node|perl)\s+-[ce]|\beval)\s+["']?\$\(\s*${FETCH}[^)\n]{0,300}|(?:\b(?:ba|z)?sh|\bsource|^\s*\.|\s\.)\s+<\(\s*${FETCH}[^)\n]{0,300}`,
           "i",
         ),
         unknownSource: "script",
@@ -337,12 +337,12 @@ export const RISK_RULE_SPECS: RiskRuleSpec[] = [
       {
         // Hex or octal escapes printed into a shell.
         pattern:
-          /(?:(?:\b(?:ba|z)?sh\s+-c|\beval)\s+["']?\$\(\s*(?:printf|echo\s+-e)\s*["']?(?:\\x[0-9a-f]{2}|\\[0-7]{3}){6}|\b(?:printf|echo\s+-e)\s+["'](?:\\x[0-9a-f]{2}|\\[0-7]{3}){6,}[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b)/i,
+          /(?:(?:\b(?:ba|z)?sh\s+-c|\beval)\s+["']?\$\(\s*(?:printf|echo\s+-e)\s*["']?(?:\\x[0-9a-f]{2}|\\[0-7]{3}){6}|\b(?:printf|echo\s+-e)\s+["'](?:\\x[0-9a-f]{2}|\\[0-7]{3}){6,}[^\n]{0,300}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b)/i,
         gate: /\\x[0-9a-f]{2}|\\[0-7]{3}/i,
       },
       {
         // Decoded to a file, then that file run.
-        pattern: new RegExp(String.raw`${DECODE}[^\n]{0,100}?>\s*(?<file>\S+)[^\n]{0,100}?(?:&&|;)\s*(?:(?:ba|z)?sh|source|\.|python\d?|node|chmod\s+\+x)\s+\k<file>(?!\S)`, "i"),
+        pattern: new RegExp(String.raw`${DECODE}[^\n]{0,100}?>\s*(?<file>\S{1,200})[^\n]{0,100}?(?:&&|;)\s*(?:(?:ba|z)?sh|source|\.|python\d?|node|chmod\s+\+x)\s+\k<file>(?!\S)`, "i"),
       },
     ],
     examples: {
@@ -448,7 +448,7 @@ export const RISK_RULE_SPECS: RiskRuleSpec[] = [
       {
         // A secret file in a command that sends it, read into it, or piped to it: curl -F, wget --post-file, $(cat ...), cat | nc.
         pattern: new RegExp(
-          String.raw`${SHELL_SENDER}[^\n]{0,300}?${SENT_FILE}|${CODE_SENDER}[^\n]{0,200}?\bopen\([^\n)]{0,100}?${SENSITIVE_FILE}|\b(?:scp|rsync|sftp)\b[^\n]{0,200}?\s${SENT_FILE}\S*\s+(?:[\w.-]+@)?[\w.-]+:`,
+          String.raw`${SHELL_SENDER}[^\n]{0,300}?${SENT_FILE}|${CODE_SENDER}[^\n]{0,200}?\bopen\([^\n)]{0,100}?${SENSITIVE_FILE}|\b(?:scp|rsync|sftp)\b[^\n]{0,200}?\s${SENT_FILE}\S{0,200}\s+(?:[\w.-]+@)?[\w.-]+:`,
           "i",
         ),
         gate: SENSITIVE_FILE_GATE,
@@ -544,7 +544,7 @@ export const RISK_RULE_SPECS: RiskRuleSpec[] = [
       {
         // An element styled or marked so that it is not shown: `<div style="display:none">`, `<span hidden>`.
         pattern: new RegExp(
-          String.raw`<(?:div|span|p|section|details|small)\b[^>]{0,200}?(?:style\s*=\s*["'][^"']{0,200}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d])|opacity\s*:\s*0(?![.\d]))|\shidden(?=[\s>]))[^>]*>(?=[^\n]*${AGENT_WORD})(?=[^\n]*${DIRECTIVE})(?=[^\n]*${COMMENT_MATTER})`,
+          String.raw`<(?:div|span|p|section|details|small)\b[^>]{0,200}?(?:style\s*=\s*["'][^"']{0,200}?(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d])|opacity\s*:\s*0(?![.\d]))|\shidden(?=[\s>]))[^>]{0,300}>(?=[^\n]{0,2000}${AGENT_WORD})(?=[^\n]{0,2000}${DIRECTIVE})(?=[^\n]{0,2000}${COMMENT_MATTER})`,
           "i",
         ),
       },

@@ -79,10 +79,15 @@ function breakOf(clause: CompiledClause, view: TextView, index: number, line: st
 }
 
 function restOfSentence(line: string, from: number): string {
-  const rest = line.slice(from);
+  // A sentence runs at most this far: a hostile line with no full stop costs one window per match, not the whole line.
+  const rest = line.slice(from, from + MAX_SENTENCE);
   const end = rest.search(/[.!?](?=\s|$)/);
   return end === -1 ? rest : rest.slice(0, end);
 }
+
+const MAX_SENTENCE = 300;
+// How much of a line before a match is read to tell a citation: enough for a quotation and its introduction.
+const CITATION_WINDOW = 1000;
 
 const URL_WITH_SCHEME = /\bhttps?:\/\/[^\s"'\x60|;&)<>\]]+/gi;
 // `irm bun.sh/install.ps1 | iex`: a host named without a scheme, looked for only when no URL has one.
@@ -152,12 +157,12 @@ class TextView {
   /** Whether the match at `at` on line `index` cites an attack rather than asks for one. */
   isCitation(index: number, at: number, quotedIsCitation: boolean): boolean {
     const line = this.logical(index);
-    const before = line.slice(0, at);
+    const before = line.slice(Math.max(0, at - CITATION_WINDOW), at);
     const { inExample, heading } = this.context(index);
     if (inExample) return true;
-    const inQuotes = quoted(line, at);
+    const inQuotes = quoted(before, before.length);
     if (inQuotes && (DETECTION.test(before) || DETECTION.test(heading))) return true;
-    return quotedIsCitation && (inQuotes || REPORTED.test(before));
+    return quotedIsCitation && (inQuotes || REPORTED.test(before.slice(-100)));
   }
 
   /** Per line: inside a fenced block introduced as things to detect, and the heading of its section. */
