@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { loadSkills } from "../src/skills/load-skills.js";
+import { RISK_RULE_SPECS } from "../src/skills/risk-rule-data.js";
 import { scanRisks } from "../src/skills/risk-scan.js";
 import type { RiskyReport } from "../src/skills/types.js";
 import { HELD_BACK_HONEST, HELD_BACK_LURES } from "../test/skills/held-back-lures.js";
@@ -156,6 +157,21 @@ const scanTimes = [0, 1, 2].map(() => {
 });
 const megabytes = texts.reduce((sum, text) => sum + text.length, 0) / 1e6;
 console.log(`\nscan time: ${[...scanTimes].sort((a, b) => a - b)[1]!.toFixed(0)} ms CPU for ${texts.length} SKILL.md (${megabytes.toFixed(1)} MB), median of 3`);
+
+// A hostile file can be one long line built to make the rules backtrack: each rule's examples (and their halves)
+// repeated into 100 KB lines, the slowest reported. Every window a rule reads is bounded, so this stays linear.
+let slowest = { ms: 0, text: "" };
+for (const example of RISK_RULE_SPECS.flatMap((spec) => [...spec.examples.flagged, ...spec.examples.notFlagged])) {
+  const flat = example.replace(/\n/g, " ");
+  for (const piece of [flat, flat.slice(0, Math.ceil(flat.length / 2)), flat.slice(Math.floor(flat.length / 2))]) {
+    const line = `${piece} `.repeat(Math.ceil(100_000 / (piece.length + 1)));
+    const start = performance.now();
+    scanRisks(line);
+    const ms = performance.now() - start;
+    if (ms > slowest.ms) slowest = { ms, text: piece };
+  }
+}
+console.log(`slowest hostile 100 KB line: ${slowest.ms.toFixed(0)} ms (${JSON.stringify(slowest.text).slice(0, 80)} repeated)`);
 
 console.log(`\nfalse flags on the curated collections: ${falseFlags} in ${curatedSkills} skills (target 0)`);
 console.log(`lures caught: ${lures} of ${LURES.length} (target all); scanner test skills caught: ${scanner} of ${SCANNER_TESTS.length} (9 hold no instruction in SKILL.md)`);
