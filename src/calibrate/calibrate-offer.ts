@@ -13,11 +13,12 @@ import { evenSample } from "./even-sample.js";
 import EVERYDAY_BANK from "./everyday-bank.json" with { type: "json" };
 import { withHeldOut } from "./held-out-index.js";
 import { probeRequests } from "./probe-requests.js";
+import { quantile } from "./quantile.js";
 
 // Held-out requests: enough for stable quantiles, few enough to cost seconds at index time.
 const MAX_REQUESTS = 400;
 // Fewer, and the quantiles say more about the sample than about the index.
-const MIN_REQUESTS = 40;
+const MIN_REQUESTS = 20;
 // A skill lends a request only when two stay: its own evidence must not vanish with the one held out.
 const MIN_QUERIES = 3;
 /** Share of everyday requests (the shipped bank, cross-validated) the gate lets through to an offer. */
@@ -29,6 +30,8 @@ export const INJECT_PRECISION = 0.95;
 // Right injections the precision is measured on, at least: fewer say too little to skip the agent.
 const MIN_INJECTED = 10;
 const FOLDS = 5;
+// An everyday request this near a skill's requests (the median of held-out requests' nearness to their own skill's) is the skill's.
+const CLAIM_QUANTILE = 0.5;
 
 /** One routed request as the calibration reads it. */
 interface RoutedSample {
@@ -42,6 +45,9 @@ interface RoutedSample {
   /** Shares of the first MAX_OFFERED candidates, best first, and where the right one ranks among them (-1: not there). */
   shares: number[];
   rightRank: number;
+  /** The best candidate's similarity to its nearest request (0 when the embedder cannot read the text). */
+  nearest: number;
+  readable: boolean;
 }
 
 /**
@@ -89,7 +95,8 @@ export async function calibrateOffer(
       return found;
     },
   );
-  const gate = fitGate(requests, everyday);
+  const chat = unclaimed(requests, everyday);
+  const gate = fitGate(requests, chat);
   const ratio = coveringRatio(requests);
   // The rule injects only what the gate lets through: the others are none whatever their share.
   const routed = [...requests, ...wrongNearMisses, ...everyday];
@@ -100,7 +107,7 @@ export async function calibrateOffer(
     injectShare: injectingShare(gated),
     holdsRight: requests.filter((sample) => holds(sample, ratio)).length / requests.length,
     requests: requests.length,
-    everyday: everyday.length,
+    everyday: chat.length,
     everydayAnswered: gate.everydayAnswered,
     requestsOffered: gate.requestsOffered,
     indexVersion,
@@ -121,13 +128,27 @@ function routeSample(snapshot: Snapshot, query: Awaited<ReturnType<typeof prepar
     right: rightRank === 0,
     shares: first.map((item) => item.share),
     rightRank,
+    nearest: first[0]?.evidence.signals.q2q_max ?? 0,
+    readable: query.readable,
   };
 }
 
 /**
+ * The everyday requests no installed skill claims: one that comes as near a skill's requests as half the held-out
+ * requests come to their own skill's is that skill's request on this index (a translator skill's "how do you say thank
+ * you in Japanese"), not chat.
+ */
+function unclaimed(requests: RoutedSample[], everyday: RoutedSample[]): RoutedSample[] {
+  const own = requests.filter((sample) => sample.readable && sample.rightRank === 0).map((sample) => sample.nearest);
+  if (own.length === 0) return everyday;
+  const claims = quantile(own, CLAIM_QUANTILE);
+  return everyday.filter((sample) => !sample.readable || sample.nearest < claims);
+}
+
+/**
  * The gate: a logistic model of P(a skill is wanted) on the best candidate's scope features, held-out requests against
- * everyday ones, and the threshold that lets EVERYDAY_ANSWERED of the everyday requests through, each scored by a
- * model fitted without its fold. No model when either side has no routed request.
+ * everyday ones, and its threshold, with each sample scored by a model fitted without its fold. No model when either
+ * side has no routed request.
  */
 function fitGate(
   requests: RoutedSample[],
@@ -144,10 +165,11 @@ function fitGate(
       if (at % FOLDS === fold) scored[at] = scopeModelProbability(model, sample.row);
     });
   }
-  const everydayScores = scored.filter((_, at) => samples[at]!.wanted === 0).sort((a, b) => a - b);
-  const threshold = everydayScores[Math.min(everydayScores.length - 1, Math.ceil((1 - EVERYDAY_ANSWERED) * everydayScores.length))]!;
+  const scoresOf = (wanted: number) => scored.filter((_, at) => samples[at]!.wanted === wanted);
+  // The threshold that lets EVERYDAY_ANSWERED of the everyday requests through.
+  const threshold = quantile(scoresOf(0), 1 - EVERYDAY_ANSWERED);
   const share = (wanted: number) => {
-    const side = scored.filter((_, at) => samples[at]!.wanted === wanted);
+    const side = scoresOf(wanted);
     return side.filter((score) => score >= threshold).length / side.length;
   };
   const model = fitModel(samples);

@@ -16,7 +16,7 @@ export const offerCalibrationSchema = z.object({
   injectShare: z.number().nullable(),
   /** How often an offer built this way held the held-out request's own skill (every held-out request counted). */
   holdsRight: z.number(),
-  /** Held-out requests and everyday requests it was measured on. */
+  /** Held-out requests it was measured on, and everyday requests the gate was fitted on (those no skill of the index claims). */
   requests: z.number().int(),
   everyday: z.number().int(),
   /** Share of the everyday requests, and of the held-out requests, the gate lets through (each scored by a gate fitted without it). */
