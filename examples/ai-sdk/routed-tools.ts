@@ -1,12 +1,12 @@
 // Tool selection by the router: the model sees only the tools it picks for the user's message, and the router hears
 // which tool the model then used.
 import type { ModelMessage, PrepareStepFunction, ToolSet } from "ai";
-import type { FeedbackResult, RouteOptions, RouterClient } from "skill-router/client";
+import type { FeedbackResult, RouteOptions, RouteOutcome, RouterClient } from "skill-router/client";
 
 export interface RoutedToolsOptions<TOOLS extends ToolSet> {
   /** Tools the model always sees, whatever the router says. */
   always?: (keyof TOOLS & string)[];
-  /** Passed to POST /route; by default every tool above the threshold, up to 3. */
+  /** Passed to POST /route (k, threshold, exclude...). */
   route?: RouteOptions;
 }
 
@@ -25,8 +25,9 @@ export type RoutedTools<TOOLS extends ToolSet> = PrepareStepFunction<TOOLS> & {
 };
 
 /**
- * An AI SDK `prepareStep` that sets `activeTools` to the tools the router selects for the latest user message.
- * The tools must be indexed under their keys (export-tools.ts). When the router cannot answer, every tool stays loaded.
+ * An AI SDK `prepareStep` that sets `activeTools` to the tools the router hands the model for the latest user message:
+ * the one it injects, or the short list it offers when it is not sure (the model then chooses, as it chooses tools), or
+ * none. The tools must be indexed under their keys (export-tools.ts). When the router cannot answer, every tool stays loaded.
  */
 export function routedTools<TOOLS extends ToolSet>(client: RouterClient, tools: TOOLS, options: RoutedToolsOptions<TOOLS> = {}): RoutedTools<TOOLS> {
   const names = Object.keys(tools);
@@ -37,15 +38,16 @@ export function routedTools<TOOLS extends ToolSet>(client: RouterClient, tools: 
     const query = latestUserText(messages);
     if (query === undefined) return {};
     if (last?.query !== query) {
-      const result = await client.route(query, { multi: true, k: 3, skills: names, ...options.route });
-      last = "error" in result ? { query } : { query, routeId: result.route_id, selected: result.selected };
+      const result = await client.route(query, { k: 3, skills: names, ...options.route });
+      last = "error" in result ? { query } : { query, routeId: result.route_id, selected: handedTools(result) };
     }
     return last.selected === undefined ? {} : { activeTools: [...new Set([...always, ...last.selected])] };
   };
   return Object.assign(prepareStep, {
     async report(steps: ToolSteps) {
       const used = steps.flatMap((step) => step.toolCalls)[0]?.toolName;
-      if (!last || (used === undefined && last.selected?.length === 0)) return undefined;
+      // A tool offered and not used is no wrong answer: only what the model used (or, given one tool, declined) teaches.
+      if (!last || (used === undefined && last.selected?.length !== 1)) return undefined;
       return client.feedback({ query: last.query, skill: used ?? null, ...(last.routeId ? { route_id: last.routeId } : {}) });
     },
   });
@@ -57,9 +59,14 @@ export function routedTools<TOOLS extends ToolSet>(client: RouterClient, tools: 
  */
 export function routerToolSearch(client: RouterClient, route: RouteOptions = {}) {
   return async ({ query, tools }: { query: string; tools: { name: string }[] }): Promise<string[]> => {
-    const result = await client.route(query, { multi: true, k: 5, skills: tools.map((item) => item.name), ...route });
-    return result.selected;
+    const result = await client.route(query, { k: 5, skills: tools.map((item) => item.name), ...route });
+    return handedTools(result);
   };
+}
+
+/** The tools an answer hands the model: the injected one, the offered ones, or none. */
+function handedTools(result: RouteOutcome): string[] {
+  return result.decision === "offer" && result.offer ? result.offer.skills.map((skill) => skill.name) : result.selected;
 }
 
 function latestUserText(messages: ModelMessage[]): string | undefined {

@@ -104,7 +104,7 @@ export function createRouterClient(options: RouterClientOptions = {}): RouterCli
 
 function fallback(error: unknown): RouteFallback {
   const failure = error instanceof RouterClientError ? error : new RouterClientError({ code: "BAD_RESPONSE", message: String(error), cause: error });
-  return { decision: "none", selected: [], skills: [], reason: failure.rejected ? "request_rejected" : "router_unavailable", error: failure.toJSON() };
+  return { decision: "none", selected: [], offer: null, skills: [], reason: failure.rejected ? "request_rejected" : "router_unavailable", error: failure.toJSON() };
 }
 
 function checkCount(name: string, value: number, min: number): number {

@@ -36,6 +36,7 @@ export interface RouterFailure {
 export interface RouteFallback {
   decision: "none";
   selected: [];
+  offer: null;
   skills: [];
   reason: "router_unavailable" | "request_rejected";
   error: RouterFailure;
