@@ -32,6 +32,15 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 const program = new Command("router").description("skill-router: tells an LLM agent which installed skill to inject for a message, or none").version(VERSION);
+// Said before the wait, not after: a command that waits for another writer's lock would otherwise sit silent.
+program.hook("preAction", async () => {
+  const { listenForLockWaits } = await import("../store/lock-wait.js");
+  listenForLockWaits((file, waitMs) =>
+    process.stderr.write(
+      `waiting up to ${Math.round(waitMs / 1000)} s for the index lock on ${file}, held by another writer (\`router index\`, \`router fit\` or \`router feedback apply\`, perhaps a server's)…\n`,
+    ),
+  );
+});
 const args = process.argv.slice(2);
 for (const command of await Promise.all(COMMANDS.filter(([name]) => needed(name, args)).map(([, load]) => load()))) program.addCommand(command);
 withCliBehaviour(program);

@@ -11,7 +11,7 @@ import { decisionLine } from "./decision-log.js";
 import { docsPage, DOCS_CONTENT_SECURITY_POLICY } from "./docs-page.js";
 import { addExplorer, EXPLORER_ASSET_PATHS } from "./explorer/explorer-routes.js";
 import { clip } from "./echo-limits.js";
-import { knownError } from "./error-mapping.js";
+import { knownError, retryAfterSeconds } from "./error-mapping.js";
 import { refuseForeignHosts } from "./host-check.js";
 import { requireJsonBody } from "./json-body-gate.js";
 import { silentLogger, type Logger } from "./logger.js";
@@ -230,5 +230,7 @@ function ready(slot: RouterSlot): Router {
 function errorJson(c: Context, error: RouterError): Response {
   // A client too slow to send its request gets no more time on this connection.
   if (error.code === "CLIENT_TIMEOUT") c.header("Connection", "close");
+  const retryAfter = retryAfterSeconds(error);
+  if (retryAfter !== undefined) c.header("Retry-After", String(retryAfter));
   return c.json({ error: error.toJSON() }, error.status as 400);
 }

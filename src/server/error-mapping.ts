@@ -19,6 +19,14 @@ export function knownError(error: unknown, c: Context): RouterError | undefined 
   return undefined;
 }
 
+// Another writer holds the index for seconds (a server applying feedback) to minutes (`router index` embedding).
+const INDEX_LOCKED_RETRY_AFTER_S = 2;
+
+/** The Retry-After header's seconds for an error that passes by itself, or undefined. */
+export function retryAfterSeconds(error: RouterError): number | undefined {
+  return error.code === "INDEX_LOCKED" ? INDEX_LOCKED_RETRY_AFTER_S : undefined;
+}
+
 /** UNKNOWN_SKILLS names every unknown skill; the answer names a bounded few and says how many there were. */
 function boundedUnknownSkills(error: RouterError): RouterError {
   const unknown = (error.details?.unknown as string[] | undefined) ?? [];

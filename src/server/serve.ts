@@ -47,6 +47,9 @@ export interface RunningServer {
 const INSTALLED_CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
 // How long after the app's own deadline Node's timer may cut a request whose body stalls (it checks once a second).
 const BACKSTOP_MS = 3_000;
+// Of a request's time, what POST /feedback keeps for judging and answering after waiting for another writer's lock:
+// a lock held longer is answered INDEX_LOCKED with Retry-After, before the request's deadline answers REQUEST_TIMEOUT.
+const FEEDBACK_ANSWER_MS = 1_000;
 
 /**
  * Listens at once (liveness answers while the index and models load) and loads the router in the background;
@@ -64,7 +67,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // embedding and routing data never run on this event loop); the reload that follows serves it.
   let applyFeedback: () => void = () => undefined;
   const feedback: FeedbackSink = async (router, request, client) => {
-    const recorded = await recordFeedback(router, settings.db, request, client, settings.requestTimeoutMs);
+    const lockWaitMs = Math.max(0, settings.requestTimeoutMs - Math.min(FEEDBACK_ANSWER_MS, settings.requestTimeoutMs / 5));
+    const recorded = await recordFeedback(router, settings.db, request, client, lockWaitMs);
     if (!recorded.duplicate) applyFeedback();
     return feedbackResult(recorded, "within seconds, once this server has folded it into the index");
   };

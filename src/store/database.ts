@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } 
 import path from "node:path";
 import Database from "better-sqlite3";
 import { createError } from "../errors.js";
+import { announceLockWait } from "./lock-wait.js";
 import { BASELINE_VERSION, createBaselineSchema, MIGRATIONS, SCHEMA_VERSION } from "./migrations.js";
 
 export type IndexDatabase = Database.Database;
@@ -23,8 +24,7 @@ export function openIndexForWrite(file: string, options: { waitMs?: number } = {
     // A caller that must not block the event loop waits for the lock itself (store/write-when-free.ts).
     if (options.waitMs !== undefined) db.pragma(`busy_timeout = ${options.waitMs}`);
     // Another writer is said now, not after this run's expansion and embedding.
-    db.exec("BEGIN IMMEDIATE");
-    db.exec("ROLLBACK");
+    probeWriteLock(db, file);
     // WAL lets a running server keep reading the previous index while a long index run writes the next one.
     db.pragma("journal_mode = WAL");
     migrate(db, file);
@@ -51,6 +51,23 @@ export function openIndexForRead(file: string): IndexDatabase {
     throw error;
   }
   return db;
+}
+
+/** Takes the write lock and lets it go; when another process holds it, the wait its busy timeout allows is announced first. */
+function probeWriteLock(db: IndexDatabase, file: string): void {
+  const waitMs = db.pragma("busy_timeout", { simple: true }) as number;
+  db.pragma("busy_timeout = 0");
+  try {
+    db.exec("BEGIN IMMEDIATE");
+  } catch (error) {
+    if (waitMs === 0 || !/^SQLITE_BUSY/.test(sqliteCode(error))) throw error;
+    announceLockWait(file, waitMs);
+    db.pragma(`busy_timeout = ${waitMs}`);
+    db.exec("BEGIN IMMEDIATE");
+  } finally {
+    db.pragma(`busy_timeout = ${waitMs}`);
+  }
+  db.exec("ROLLBACK");
 }
 
 function connect(file: string, readonly: boolean): IndexDatabase {
@@ -126,7 +143,11 @@ export function asIndexError(error: unknown, file: string): unknown {
     return createError("INDEX_CORRUPT", `${file} is damaged or not a SQLite file (${message}): rebuild it with \`router index\` or restore a copy`, { file });
   }
   if (/^SQLITE_(BUSY|LOCKED)/.test(code)) {
-    return createError("INDEX_LOCKED", `${file} is being written by another process (another \`router index\` or \`router fit\`): try again when it has finished`, { file });
+    return createError(
+      "INDEX_LOCKED",
+      `${file} is being written by another process (\`router index\`, \`router fit\` or \`router feedback apply\`, perhaps a server's): try again when it has finished`,
+      { file },
+    );
   }
   if (/^SQLITE_READONLY/.test(code)) return readOnlyError(file, `SQLite says ${message} (${code})`);
   if (/^SQLITE_(IOERR|CANTOPEN|FULL|PERM|AUTH|NOLFS)/.test(code)) return createError("INDEX_IO_ERROR", `Cannot use ${file}: ${message} (${code})`, { file, sqlite: code });

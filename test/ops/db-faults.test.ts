@@ -1,10 +1,12 @@
+import { spawn } from "node:child_process";
 import { chmodSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runIndex } from "../../src/indexer/run-index.js";
-import { type CliResult, runCli } from "../helpers/cli.js";
+import { startServer } from "../../src/server/serve.js";
+import { CLI, type CliResult, runCli } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 
 // Root writes anywhere; as root, read-only files and folders are tested as an unprivileged user (nobody).
@@ -99,18 +101,73 @@ describe("every CLI command on a faulty index file answers with a code, never a 
     for (const args of readers(db).slice(0, 2)) expectClean(runCli(args, asUser), "INDEX_IO_ERROR", 1);
   });
 
-  it("an index another process is writing: INDEX_LOCKED from a second `router index` or `router fit`", () => {
+  it("an index another process is writing: a second `router index` or `router fit` says it waits, then INDEX_LOCKED", () => {
     const { db } = copyOfIndex();
     const writer = new Database(db);
     writer.exec("BEGIN IMMEDIATE");
     try {
-      for (const args of writers(db)) expectClean(runCli(args), "INDEX_LOCKED", 1);
+      for (const args of writers(db)) {
+        const result = runCli(args);
+        expectClean(result, "INDEX_LOCKED", 1);
+        expect(result.stderr).toMatch(/^waiting up to 5 s for the index lock on .*router\.db, held by another writer/m);
+      }
     } finally {
       writer.exec("ROLLBACK");
       writer.close();
     }
     // Once the other writer is done, the same run goes through.
     expect(runCli(writers(db)[0]!).status).toBe(0);
+  });
+
+  it("`router feedback add` on an index another process is writing says at once what it waits for, and stores once the writer is done", async () => {
+    const { db } = copyOfIndex();
+    const writer = new Database(db);
+    writer.exec("BEGIN IMMEDIATE");
+    const child = spawn(process.execPath, [CLI, "feedback", "add", "my pod keeps restarting", "--skill", "k8s-debug", "--db", db], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const waiting = new Promise<void>((resolve) =>
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes("waiting up to 30 s for the index lock")) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    try {
+      // Said while the lock is still held: the command is waiting, not finished.
+      await Promise.race([waiting, exited]);
+      expect(stderr).toMatch(/^waiting up to 30 s for the index lock on .*router\.db, held by another writer/m);
+      expect(child.exitCode).toBeNull();
+    } finally {
+      writer.exec("ROLLBACK");
+      writer.close();
+    }
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/^stored #1: /m);
+  });
+
+  it("POST /feedback on an index another process is writing: 503 INDEX_LOCKED with Retry-After before the request's deadline, never REQUEST_TIMEOUT", async () => {
+    const { db } = copyOfIndex();
+    // The built CLI applies the feedback (from src, the installed one would be a .ts file).
+    const server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0, requestTimeoutMs: 1500, cli: CLI });
+    const writer = new Database(db);
+    const send = () =>
+      fetch(`${server.url}/feedback`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "my pod keeps restarting", skill: "k8s-debug" }) });
+    try {
+      await server.ready;
+      writer.exec("BEGIN IMMEDIATE");
+      const locked = await send();
+      expect(locked.status).toBe(503);
+      expect(locked.headers.get("retry-after")).toBe("2");
+      expect(((await locked.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "INDEX_LOCKED", message: expect.stringContaining("try again") });
+      writer.exec("ROLLBACK");
+      expect((await send()).status).toBe(201);
+    } finally {
+      if (writer.inTransaction) writer.exec("ROLLBACK");
+      writer.close();
+      await server.close();
+    }
   });
 
   it("a file-system fault outside the index (an output folder that cannot be made): FILE_ACCESS_FAILED, no stack", () => {
