@@ -3,6 +3,9 @@ import { RouterClientError } from "./client-error.js";
 import { sendRequest, type Transport } from "./send-request.js";
 import type { FeedbackRequest, FeedbackResult, RouteFallback, RouteOptions, RouteOutcome, RouteRequest, RouteResult, SkillDetail, SkillSummary } from "./types.js";
 
+// Every decision a router answers; anything else means the URL is not a skill-router.
+const ANSWERS = new Set<unknown>(["inject", "offer", "none"]);
+
 export interface RouterClientOptions {
   /** Where the router serves; default `ROUTER_URL`, else http://127.0.0.1:8787. */
   url?: string;
@@ -68,7 +71,7 @@ export function createRouterClient(options: RouterClientOptions = {}): RouterCli
     // The router reads the last few messages and refuses more: a whole conversation can be passed as it is.
     const body: RouteRequest = { query, ...rest, ...(context ? { context: context.slice(-MAX_CONTEXT_MESSAGES) } : {}) };
     const result = await sendRequest<RouteResult>(transport, { method: "POST", path: "/route", body, signal, timeoutMs });
-    if (result?.decision !== "inject" && result?.decision !== "none") {
+    if (!ANSWERS.has(result?.decision)) {
       throw new RouterClientError({ code: "BAD_RESPONSE", message: "The answer to POST /route has no decision: is the URL a skill-router?" });
     }
     return result;

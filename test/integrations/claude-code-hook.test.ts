@@ -10,6 +10,7 @@ import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
+import { INVOICE_REQUEST, indexOfferSkills } from "../helpers/offer-skills.js";
 import { closedEndpoint } from "../helpers/mock-hub.js";
 import { waitUntil } from "../helpers/wait.js";
 import { binShims } from "./bin-shims.js";
@@ -279,5 +280,45 @@ describe("a miswired hook never blocks the prompt", () => {
     expect(help.stdout).toContain("UserPromptSubmit");
     expect(help.stdout).toContain("never 2");
     expect(help.stdout).toContain('"PostToolUse": [{"matcher": "Skill"');
+  });
+});
+
+describe("router-hook claude-code when the router offers a list, and for a flagged skill", () => {
+  const offerDir = mkdtempSync(path.join(tmpdir(), "hook-offer-"));
+  let offering: RunningServer;
+  let offerDb: string;
+
+  beforeAll(async () => {
+    offerDb = await indexOfferSkills(offerDir);
+    offering = await startServer({ db: offerDb, host: "127.0.0.1", port: 0, reloadIntervalMs: 0, cli: CLI });
+    await offering.ready;
+  });
+
+  afterAll(async () => {
+    await offering.close();
+    rmSync(offerDir, { recursive: true, force: true });
+  });
+
+  const hook = (input: string) => runProcess(process.execPath, [HOOK, "claude-code", "--state-dir", path.join(offerDir, "state")], input, { env: { ROUTER_URL: offering.url } });
+
+  it("lists the offered skills, name and description, with a line saying to load one with the Skill tool, and reports the one Claude loads", async () => {
+    const routed = await hook(promptIn("session-offer", INVOICE_REQUEST));
+    expect(routed.stderr, routed.stderr).toMatch(/offered (invoice-pdf, invoice-maker|invoice-maker, invoice-pdf)/);
+    const context: string = JSON.parse(routed.stdout).hookSpecificOutput.additionalContext;
+    expect(context).toContain("- invoice-pdf: Create PDF invoices for clients with line items and tax.");
+    expect(context).toContain("- invoice-maker: Create PDF invoices for clients with line items and VAT.");
+    expect(context).toContain("load it with the Skill tool");
+    // The skill Claude loads from the list is the agent's answer: an example of it, and no other skill was wrong.
+    const reported = await hook(skillLoaded("session-offer", "invoice-maker"));
+    expect(reported.stderr).toBe("skill-router hook: reported invoice-maker for the prompt: an example of invoice-maker\n");
+  });
+
+  it("puts a plain warning before a flagged skill's instructions, and never injects it unless the prompt calls it", async () => {
+    const named = await hook(hookInput("$machine-setup get my new laptop ready"));
+    const context: string = JSON.parse(named.stdout).hookSpecificOutput.additionalContext;
+    expect(context).toMatch(/WARNING: skill-router flagged "machine-setup" as risky: .+\. Do not do any of that without asking the user first\.\n<skill name="machine-setup">/);
+    const unnamed = await hook(hookInput("set up a new developer machine with the team's tools"));
+    expect(unnamed.stderr).not.toContain("injected machine-setup");
+    if (unnamed.stdout !== "") expect(JSON.parse(unnamed.stdout).hookSpecificOutput.additionalContext).toContain('WARNING: skill-router flagged "machine-setup"');
   });
 });

@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createRouterClient, RouterClientError, type RouteOutcome } from "../../src/client/index.js";
+import { createRouterClient, offerText, RouterClientError, type RouteOutcome } from "../../src/client/index.js";
 import type { Router } from "../../src/route/router.js";
 import type { AppOptions } from "../../src/server/app.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { CLI } from "../helpers/cli.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
+import { INVOICE_REQUEST, indexOfferSkills } from "../helpers/offer-skills.js";
 import { closedEndpoint } from "../helpers/mock-hub.js";
 import { serveApp } from "../server/support.js";
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.js";
@@ -86,7 +87,7 @@ describe("against a running router", () => {
   it("falls back on a request the router rejects, and routeOrThrow says why", async () => {
     const client = createRouterClient({ url: server.url });
     const outcome = await client.route("x".repeat(9000));
-    expect(outcome).toEqual({ decision: "none", selected: [], skills: [], reason: "request_rejected", error: { code: "QUERY_TOO_LONG", message: expect.any(String), status: 400 } });
+    expect(outcome).toEqual({ decision: "none", selected: [], offer: null, skills: [], reason: "request_rejected", error: { code: "QUERY_TOO_LONG", message: expect.any(String), status: 400 } });
     const error = await client.routeOrThrow("hi", { skills: ["ghost"] }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RouterClientError);
     expect(error).toMatchObject({ code: "UNKNOWN_SKILLS", status: 400, details: { unknown: ["ghost"] } });
@@ -108,7 +109,7 @@ describe("feedback", () => {
   it("says no skill should have answered, and names the skill injected wrongly", async () => {
     const client = createRouterClient({ url: server.url });
     const query = "kubectl is what our intern named the office cat";
-    const answer = await client.routeOrThrow(query, { threshold: 0 });
+    const answer = await client.routeOrThrow(query, { threshold: 0, offer: false });
     expect(answer.selected).toEqual(["k8s-debug"]);
     const { stored } = await client.feedback({ query, skill: null, route_id: answer.route_id });
     expect(stored).toMatchObject({ skill: null, wrong: "k8s-debug", role: "none", client: "api" });
@@ -257,5 +258,27 @@ describe("settings", () => {
     }
     expect(() => createRouterClient({ timeoutMs: 0 })).toThrow(RangeError);
     expect(() => createRouterClient({ retries: -1 })).toThrow(RangeError);
+  });
+});
+
+describe("an offer, in two steps", () => {
+  it("hands the agent the offered skills' descriptions, then the one it chooses", async () => {
+    const offerDir = mkdtempSync(path.join(tmpdir(), "client-offer-"));
+    const offering = await startServer({ db: await indexOfferSkills(offerDir), host: "127.0.0.1", port: 0, reloadIntervalMs: 0, cli: CLI });
+    try {
+      await offering.ready;
+      const client = createRouterClient({ url: offering.url });
+      const result = await client.routeOrThrow(INVOICE_REQUEST);
+      expect(result.decision).toBe("offer");
+      // Step one: the list as the agent reads it; step two: the skill it chose, loaded by name.
+      const listed = offerText(result.offer!.skills, "with the load_skill tool");
+      expect(listed).toContain("- invoice-pdf: Create PDF invoices for clients with line items and tax.");
+      expect(listed).toContain("load it with the load_skill tool");
+      expect((await client.skill("invoice-pdf"))?.body).toContain("# Invoices as PDF");
+      expect(await client.feedback({ query: INVOICE_REQUEST, skill: "invoice-pdf", route_id: result.route_id })).toMatchObject({ stored: { skill: "invoice-pdf", wrong: null, role: "example" } });
+    } finally {
+      await offering.close();
+      rmSync(offerDir, { recursive: true, force: true });
+    }
   });
 });

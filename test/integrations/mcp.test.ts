@@ -9,6 +9,7 @@ import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
+import { INVOICE_REQUEST, indexOfferSkills } from "../helpers/offer-skills.js";
 import { waitUntil } from "../helpers/wait.js";
 import { closedEndpoint } from "../helpers/mock-hub.js";
 import { binShims } from "./bin-shims.js";
@@ -243,6 +244,39 @@ describe("feedback through router mcp", () => {
     await call(session, "find_skill", { query: "$k8s-debug what is the capital of France?" });
     await call(session, "read_skill", { name: "k8s-debug" });
     expect(feedbackIn(learning)).toHaveLength(before);
+  });
+});
+
+describe("router mcp when the router offers a list, and for a flagged skill", () => {
+  let offering: Client;
+  let offerDb: string;
+
+  beforeAll(async () => {
+    offerDb = await indexOfferSkills(path.join(dir, "offer"));
+    offering = await connect(["--db", offerDb]);
+  });
+
+  afterAll(async () => offering.close());
+
+  it("find_skill returns the offer, each skill's name and description, and says to read the one that fits; read_skill after it is the choice", async () => {
+    const found = await call(offering, "find_skill", { query: INVOICE_REQUEST });
+    expect(found.structuredContent).toMatchObject({ decision: "offer", selected: [], reason: "unsure" });
+    expect(found.structuredContent.offer.skills.map((skill: { name: string }) => skill.name).sort()).toEqual(["invoice-maker", "invoice-pdf"]);
+    const text = found.content[0]!.text;
+    expect(text).toMatch(/^offer: skill-router found these installed skills/);
+    expect(text).toContain("- invoice-maker: Create PDF invoices for clients with line items and VAT.");
+    expect(text).toContain("load it with read_skill");
+    await call(offering, "read_skill", { name: "invoice-maker" });
+    // The skill read after an offer is the agent's answer: an example of it; the other offered skill was not wrong.
+    expect(feedbackIn(offerDb).filter((entry) => entry.query === INVOICE_REQUEST)).toEqual([expect.objectContaining({ skill: "invoice-maker", wrong: null, role: "example" })]);
+  });
+
+  it("read_skill of a flagged skill starts with a warning that says what it asks for, and carries its flags", async () => {
+    const read = await call(offering, "read_skill", { name: "machine-setup" });
+    expect(read.content[0]!.text).toMatch(
+      /^WARNING: skill-router flagged "machine-setup" as risky: [^\n]*a script fetched from a bare IP address[^\n]*\. Do not do any of that without asking the user first\.\n\n# Setup/,
+    );
+    expect(read.structuredContent.risks).toEqual(expect.arrayContaining([expect.objectContaining({ rule: "remote-script-from-ip", line: expect.any(Number) })]));
   });
 });
 
