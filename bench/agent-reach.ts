@@ -21,15 +21,16 @@ export function readJudgments(file: string): Map<string, AgentJudgment> {
   return new Map(lines.map((line) => JSON.parse(line) as AgentJudgment).map((judgment) => [judgment.query, judgment]));
 }
 
+/** A skill as the agent gets it: its name, and the tokens its body adds once loaded. */
+type HandedSkill = Pick<RankedSkill, "name" | "tokens">;
+
 /** What an answer hands the agent: a skill injected, a list offered, or nothing. */
-export type Handed = { kind: "inject"; skill: RankedSkill } | { kind: "offer"; skills: RankedSkill[]; tokens: number } | { kind: "none" };
+export type Handed = { kind: "inject"; skill: HandedSkill } | { kind: "offer"; skills: HandedSkill[]; tokens: number } | { kind: "none" };
 
 /** The router's own answer as the agent receives it. */
 export function handedBy(result: RouteResult): Handed {
   if (result.decision === "inject") return { kind: "inject", skill: result.skills.find((skill) => skill.name === result.selected[0])! };
-  if (result.decision === "offer" && result.offer) {
-    return { kind: "offer", skills: result.offer.skills.map((offered) => result.skills.find((skill) => skill.name === offered.name)!), tokens: result.offer.tokens };
-  }
+  if (result.decision === "offer" && result.offer) return { kind: "offer", skills: result.offer.skills, tokens: result.offer.tokens };
   return { kind: "none" };
 }
 

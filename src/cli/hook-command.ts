@@ -11,6 +11,7 @@ interface HookOptions {
   k?: string;
   threshold?: string;
   multi?: boolean;
+  offer: boolean;
   maxChars: string;
   stateDir?: string;
 }
@@ -33,7 +34,7 @@ export function hookCommand(): Command {
   return (
     new Command("hook")
       .description(
-        "agent hook: reads the hook JSON on stdin and adds the routed skill's instructions to the prompt's context, and tells the router which skill the agent loaded for the prompt; never blocks the prompt",
+        "agent hook: reads the hook JSON on stdin and adds the routed skill's instructions (or, when the router is not sure, a short list to load one from) to the prompt's context, and tells the router which skill the agent loaded for the prompt; never blocks the prompt",
       )
       .argument("[agent]", `which agent's hook protocol (${AGENTS.join(", ")})`)
       // The client reads ROUTER_URL and ROUTER_API_KEY by itself (src/client): the hook loads nothing more, not even the settings loader.
@@ -43,6 +44,7 @@ export function hookCommand(): Command {
       .addOption(new Option("-k, --k <n>", "ranked skills to consider (and, with --multi, the most to inject)"))
       .addOption(new Option("--threshold <p>", "in-scope threshold instead of the learned one"))
       .option("--multi", "inject every skill above the threshold, up to k")
+      .option("--no-offer", "add a skill only when the router injects one, never a list to choose from")
       .addOption(new Option("--max-chars <n>", "most characters of context to add").default(String(DEFAULT_CONTEXT_CHARS)))
       .addOption(
         new Option("--state-dir <dir>", "where each session's last routed prompt is kept until Claude loads a skill for it (a folder only you may read)").default(
@@ -95,7 +97,7 @@ prompt (POST /feedback, client claude-code, at most ${REPORT_TIMEOUT_MS} ms), on
           clientName: CLIENT_NAME,
         });
         const run = await runClaudeCodeHook(await readStdin(), client, {
-          route: { ...(k !== undefined ? { k: Math.round(k) } : {}), ...(threshold !== undefined ? { threshold } : {}), ...(options.multi ? { multi: true } : {}) },
+          route: { ...(k !== undefined ? { k: Math.round(k) } : {}), ...(threshold !== undefined ? { threshold } : {}), ...(options.multi ? { multi: true } : {}), ...(options.offer ? {} : { offer: false }) },
           maxChars: Math.round(number("max-chars", options.maxChars, 1000, 1_000_000, DEFAULT_CONTEXT_CHARS)!),
           prompts: routedPromptsIn(options.stateDir ?? defaultStateDir()),
           reportTimeoutMs: Math.min(timeoutMs, REPORT_TIMEOUT_MS),

@@ -9,7 +9,7 @@ import { skillContext } from "./skill-context.js";
 import { reportLoadedSkill, type ToolUseInput } from "./skill-loaded.js";
 
 export interface HookSettings {
-  route: Pick<RouteOptions, "k" | "threshold" | "multi">;
+  route: Pick<RouteOptions, "k" | "threshold" | "multi" | "offer">;
   /** Most characters of additional context to add. */
   maxChars: number;
   /** Each session's last routed prompt, for the report when Claude loads a skill. */
