@@ -2,7 +2,9 @@ import { withHeldOut } from "../calibrate/held-out-index.js";
 import { routableQuery } from "../contract/limits.js";
 import { fitParams, type FitSample } from "../fit/fit-params.js";
 import type { QueryEncoder } from "../models/query-encoder.js";
-import { DEFAULT_PARAMS } from "../route/index-params.js";
+import { MAX_OFFERED } from "../route/answer.js";
+import { DEFAULT_PARAMS, paramsFor } from "../route/index-params.js";
+import { rankingLogit, type RoutingParams } from "../route/routing-params.js";
 import { prepareQuery } from "../route/query.js";
 import { DEFAULT_CANDIDATES, scoredCandidates } from "../route/router.js";
 import { replaceAbstainExamples } from "../store/abstain-examples.js";
@@ -31,7 +33,8 @@ export interface FeedbackRefit {
 
 /**
  * Refits the routing parameters from the index's feedback with the `router fit` machinery (its thresholds answering the
- * most labels right, near misses among them), once there are enough labels
+ * most labels right, near misses among them), once there are enough labels, and keeps the refit only when it ranks at
+ * least as many confirmed requests' skills where an answer reaches the agent as the parameters it would replace
  * (and more than at the last refit), unless `router fit` stored parameters of its own. Each label is scored on the index
  * without its fold's requests from use (inside a savepoint), as a new request would be. Writes in the caller's transaction.
  */
@@ -46,9 +49,21 @@ export async function refitFromFeedback(db: IndexDatabase, encoder: () => Promis
   const samples = await heldOutSamples(db, labels, await encoder());
   const embedder = readMeta(db).embedder ?? null;
   const fitted = fitParams(samples, { origin: `${FEEDBACK_ORIGIN}: ${labels.length} labels`, embedder, fallback: DEFAULT_PARAMS, mostRight: true });
+  // A refit may never put fewer confirmed requests' skills where they reach the agent than the parameters serving now.
+  if (reachable(samples, fitted.params) < reachable(samples, paramsFor(db, embedder))) return undefined;
   fittedParamsRecord.write(db, fitted.params);
   replaceAbstainExamples(db, embedder ?? "", fitted.abstainExamples);
   return { examples, none, training: { routed: fitted.training.routed, abstained: fitted.training.abstained, correct: fitted.training.correct } };
+}
+
+/** Confirmed requests whose skill ranks where an answer can hand it to the agent: among the first MAX_OFFERED. */
+function reachable(samples: FitSample[], params: RoutingParams): number {
+  return samples.filter((sample) => {
+    if (sample.expected === null) return false;
+    const logits = sample.features.slice(0, sample.choices).map((row) => rankingLogit(params, row));
+    const own = sample.names.indexOf(sample.expected);
+    return own >= 0 && own < sample.choices && logits.filter((logit) => logit > logits[own]!).length < MAX_OFFERED;
+  }).length;
 }
 
 /** Every label scored as routing scores a new request: on the index without the requests from use of its fold. */
