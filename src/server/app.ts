@@ -13,6 +13,7 @@ import { addExplorer, EXPLORER_ASSET_PATHS } from "./explorer/explorer-routes.js
 import { clip } from "./echo-limits.js";
 import { knownError, retryAfterSeconds } from "./error-mapping.js";
 import { refuseForeignHosts } from "./host-check.js";
+import { feedbackSender } from "./feedback-sender.js";
 import { requireJsonBody } from "./json-body-gate.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordDecision, type ServerMetrics } from "./metrics.js";
@@ -29,8 +30,11 @@ export interface RouterSlot {
   draining: boolean;
 }
 
-/** Stores what a client said of an answer (server/serve.ts records it in the index and applies it within seconds). */
-export type FeedbackSink = (router: Router, request: FeedbackRequest, client: string) => Promise<FeedbackResult>;
+/**
+ * Stores what a client said of an answer (server/serve.ts records it in the configured feedback store). `client` is the
+ * client's own name; `sender` is who the server knows it as (feedback/feedback-sender.ts), which the store's caps count.
+ */
+export type FeedbackSink = (router: Router, request: FeedbackRequest, client: string, sender: string) => Promise<FeedbackResult>;
 
 export type AppOptions = Partial<Pick<Settings, "apiKey" | "metricsPublic" | "corsOrigins" | "allowedHosts" | "maxBodyBytes" | "requestTimeoutMs" | "decisionLog" | "explorer">> & {
   logger?: Logger;
@@ -76,10 +80,14 @@ const feedbackEndpoint = createRoute({
     400: errorResponse("Invalid request (code says which rule it broke)"),
     401: unauthorized,
     404: errorResponse("No skill with that name (SKILL_NOT_FOUND, with the nearest names in details.suggestions)"),
-    409: errorResponse("The index holds as much feedback as it keeps for this skill or client (FEEDBACK_LIMIT)"),
+    409: errorResponse(
+      "The store holds as much feedback as it keeps for this skill or client, or took its hour's share for this skill or sender (FEEDBACK_LIMIT, with Retry-After); or the index is read-only and no feedback store is configured (FEEDBACK_STORE_READ_ONLY)",
+    ),
     413: errorResponse("The body is larger than the server accepts (PAYLOAD_TOO_LARGE)"),
     415: errorResponse("The body is not application/json"),
-    503: errorResponse("Not ready, or the index is being written by another process for longer than the request may wait (INDEX_LOCKED)"),
+    503: errorResponse(
+      "Not ready, the index is being written by another process for longer than the request may wait (INDEX_LOCKED), or the feedback store did not answer (FEEDBACK_STORE_UNAVAILABLE); both with Retry-After",
+    ),
   },
 });
 
@@ -169,7 +177,7 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
     const router = ready(slot);
     if (!options.feedback) throw createError("NOT_READY", "This server takes no feedback: it was started without an index file to keep it in");
     const client = c.req.valid("header")["x-router-client"]?.trim() || "api";
-    return c.json(await options.feedback(router, c.req.valid("json"), client), 201);
+    return c.json(await options.feedback(router, c.req.valid("json"), client, feedbackSender(c, settings.apiKey)), 201);
   });
 
   if (settings.explorer) addExplorer(app, () => ready(slot), { maxBodyBytes: settings.maxBodyBytes, logger });

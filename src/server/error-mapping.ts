@@ -22,9 +22,11 @@ export function knownError(error: unknown, c: Context): RouterError | undefined 
 // Another writer holds the index for seconds (a server applying feedback) to minutes (`router index` embedding).
 const INDEX_LOCKED_RETRY_AFTER_S = 2;
 
-/** The Retry-After header's seconds for an error that passes by itself, or undefined. */
+/** The Retry-After header's seconds for an error that passes by itself (a lock, a store down, a feedback window), or undefined. */
 export function retryAfterSeconds(error: RouterError): number | undefined {
-  return error.code === "INDEX_LOCKED" ? INDEX_LOCKED_RETRY_AFTER_S : undefined;
+  if (error.code === "INDEX_LOCKED") return INDEX_LOCKED_RETRY_AFTER_S;
+  const given = error.details?.["retryAfterSeconds"];
+  return typeof given === "number" ? given : undefined;
 }
 
 /** UNKNOWN_SKILLS names every unknown skill; the answer names a bounded few and says how many there were. */

@@ -8,7 +8,8 @@ import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.j
 import { createRouter, type RouterOptions } from "../route/router.js";
 import { asIndexError, openIndexForRead } from "../store/database.js";
 import { readMeta } from "../store/index-meta.js";
-import { recordFeedback, feedbackResult } from "../feedback/record-feedback.js";
+import { createFeedbackStore } from "../feedback/create-feedback-store.js";
+import { feedbackResult, recordFeedbackIn } from "../feedback/record-feedback.js";
 import { createApp, type FeedbackSink, type RouterSlot } from "./app.js";
 import { drainServer } from "./drain-server.js";
 import { createIndexReloader } from "./index-reloader.js";
@@ -63,14 +64,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const metrics = createMetrics();
   const inFlight = { count: 0 };
   const slot: RouterSlot = { router: undefined, error: undefined, draining: false };
-  // Feedback is committed to the index file, then folded into its texts by a `router feedback apply` child process (the
-  // embedding and routing data never run on this event loop); the reload that follows serves it.
+  // Feedback kept in the index is folded into its texts by a `router feedback apply` child process (the embedding and
+  // routing data never run on this event loop), and the reload that follows serves it. Feedback kept in PostgreSQL (many
+  // replicas on a read-only index) waits for the next `router index`, which folds the store in.
   let applyFeedback: () => void = () => undefined;
-  const feedback: FeedbackSink = async (router, request, client) => {
-    const lockWaitMs = Math.max(0, settings.requestTimeoutMs - Math.min(FEEDBACK_ANSWER_MS, settings.requestTimeoutMs / 5));
-    const recorded = await recordFeedback(router, settings.db, request, client, lockWaitMs);
-    if (!recorded.duplicate) applyFeedback();
-    return feedbackResult(recorded, "within seconds, once this server has folded it into the index");
+  const lockWaitMs = Math.max(0, settings.requestTimeoutMs - Math.min(FEEDBACK_ANSWER_MS, settings.requestTimeoutMs / 5));
+  const feedbackStore = await createFeedbackStore(settings, { waitMs: lockWaitMs });
+  const feedback: FeedbackSink = async (router, request, client, sender) => {
+    const recorded = await recordFeedbackIn(feedbackStore, router, request, client, sender);
+    if (feedbackStore.kind === "index") {
+      if (!recorded.duplicate) applyFeedback();
+      return feedbackResult(recorded, "within seconds, once this server has folded it into the index");
+    }
+    return feedbackResult(recorded, "on the next `router index` that folds the feedback store in, once replicas load that version");
   };
   const app = createApp(slot, { ...settings, logger, metrics, inFlight, feedback });
   const server = await listen(app, {
@@ -220,6 +226,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await loading;
         await slot.router?.close();
         await encoder?.close();
+        await feedbackStore.close();
         logger.info({ event: "shutdown" }, "stopped");
       })();
       return closing;
