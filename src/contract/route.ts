@@ -88,6 +88,12 @@ export const rankedSkillSchema = z
     matched: z.object({ keywords: z.array(z.string()), phrases: z.array(z.string()) }).meta({ description: "The manifest keywords and phrases found in the query." }),
     nearest_query: z.string().nullable().meta({ description: "The synthetic query closest to the user's message." }),
     nearest_from_use: z.boolean().meta({ description: "The nearest query is a request confirmed for this skill by feedback, not one of its manifest's." }),
+    from_use: z
+      .object({
+        close: z.number().int().meta({ description: "Requests confirmed for this skill by feedback close to this message: one earns it an offer." }),
+        same: z.number().int().meta({ description: "Of those, the ones that say the same thing (near in meaning, or sharing a word only use taught the skill): three inject it." }),
+      })
+      .meta({ description: "Evidence from use: no floor measured before the feedback existed vetoes it." }),
     negative: z.string().nullable().meta({ description: "The near-miss request that penalised this skill, if one did." }),
     body: z.string().optional().meta({ description: 'The text to inject, when `include: ["body"]` was asked for.' }),
     risks: z

@@ -1,12 +1,13 @@
 import type { OfferParams } from "../store/routing-params.js";
 import type { DecisionOutcome, RankedCandidate } from "./decide.js";
 import type { NoneReason, OfferReason } from "../contract/route.js";
+import type { UseEvidence } from "./signals.js";
 
 /** Most skills an offer lists: a strong agent reads a few descriptions well, many poorly (bench/RESULTS.md, "What reaches the agent"). */
 export const MAX_OFFERED = 4;
 /** Most tokens an offer's lines may add to the agent's context (the first skill is always listed): four long descriptions. */
 export const OFFER_TOKEN_BUDGET = 800;
-/** Confirmed requests close to a new one that inject their skill directly: several users agreeing are as sure as the agent. */
+/** Confirmed requests that say the same as a new one and inject their skill directly: several agreeing are as sure as the agent. */
 export const USE_INJECTS = 3;
 
 /** The offer rule where `router index` could not measure the index (too few skills): skills within a tenth of the best one's share, injection at a share of 0.9. */
@@ -16,8 +17,8 @@ export const DEFAULT_OFFER: OfferParams = { ratio: 0.1, injectShare: 0.9, holdsR
 export interface AnswerCandidate extends RankedCandidate {
   /** P(this skill | some skill applies). */
   share: number;
-  /** Requests confirmed for it by use that are close to this one. */
-  closeFromUse: number;
+  /** Requests confirmed for it by use close to this one, and those that say the same (signals.ts). */
+  fromUse: UseEvidence;
   /** The risky-skill rules flagged it: never injected unless the message calls it by name. */
   risky: boolean;
   /** Tokens its line adds to an offer (counted when first asked for). */
@@ -57,10 +58,10 @@ export function answer(ranked: AnswerCandidate[], decided: DecisionOutcome, want
   const riskyInjected = decided.selected.some((name) => ranked.find((candidate) => candidate.name === name)?.risky);
   if (rule.injectOrNone) return riskyInjected ? chosen("none", "risky", [], []) : chosen(decided.decision, decided.reason, decided.selected, []);
 
-  const byUse = best.closeFromUse >= USE_INJECTS && !best.nearMiss;
+  const byUse = best.fromUse.same >= USE_INJECTS && !best.nearMiss;
   const byEvidence = decided.decision === "inject" && offer.injectShare !== null && best.share >= offer.injectShare;
   if ((byUse || byEvidence) && !best.risky) return chosen("inject", null, [best.name], []);
-  const plausible = byUse || byEvidence || ranked.some((candidate) => candidate.closeFromUse > 0) || passesGate(decided, wanted, offer);
+  const plausible = byUse || byEvidence || ranked.some((candidate) => candidate.fromUse.close > 0) || passesGate(decided, wanted, offer);
   if (!plausible) return chosen("none", decided.reason ?? "below_threshold", [], []);
   // A near miss its manifest names is no choice for this request; the others still are.
   const offered = offerList(best.nearMiss ? ranked.slice(1) : ranked, offer.ratio);
@@ -85,7 +86,7 @@ export function offerList(ranked: AnswerCandidate[], ratio: number): string[] {
   let tokens = 0;
   for (const candidate of ranked) {
     if (listed.length >= MAX_OFFERED) break;
-    if (candidate.share < least && candidate.closeFromUse === 0) continue;
+    if (candidate.share < least && candidate.fromUse.close === 0) continue;
     const cost = candidate.offerTokens();
     if (listed.length > 0 && tokens + cost > OFFER_TOKEN_BUDGET) break;
     listed.push(candidate);

@@ -23,6 +23,7 @@ export function explainCandidate(snapshot: Snapshot, item: ScoredCandidate, body
     matched: evidence.matched,
     nearest_query: evidence.nearestQuery === null ? null : model.textString(evidence.skill, evidence.nearestQuery),
     nearest_from_use: evidence.nearestFromUse,
+    from_use: evidence.fromUse,
     negative: nearMissText(snapshot, item),
     risks: routeRisks(model, evidence.skill),
   };

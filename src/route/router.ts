@@ -331,7 +331,7 @@ export function answerRoute(snapshot: Snapshot, query: RouteQuery, scored: Score
     return {
       ...rankedCandidate(model.skills[skill]!.name, item.confidence, item.evidence, scored.retrievedWhole(skill), (item.nearMiss ?? null) !== null),
       share: item.share,
-      closeFromUse: item.evidence.closeFromUse,
+      fromUse: item.evidence.fromUse,
       risky: model.risks.has(skill),
       offerTokens: () => offerLineTokens(model, skill),
     };

@@ -14,9 +14,12 @@ const TOP_K = 3;
 // What a lone request from use is discounted by: below the skill's own texts until another confirmed request agrees.
 const LONE_DISCOUNT = 0.05;
 export const KNN_DEPTH = 10;
-/** A request confirmed for a skill by use is this similar to a new one: the new one is the same request, in other words. */
-export const USE_CLOSE = 0.6;
-/** ... or this similar and sharing a word with it ("QBR"): the small model misses what a rare shared word says. */
+/** A request confirmed for a skill by use this similar to a new one is close to it: evidence the skill may serve it. */
+const USE_CLOSE = 0.6;
+/** ... this similar, it says the same thing in other words: evidence the skill serves it. */
+const USE_SAME = 0.75;
+/** ... or this similar and sharing a word with it: close; and the same when no request of the skill's own manifest holds
+ * that word ("QBR"), which only use taught it. A word the skill's own requests hold is how a near miss resembles them. */
 const USE_RELATED = 0.4;
 
 /** Everything measured about one candidate skill for one query. */
@@ -35,8 +38,8 @@ export interface Evidence {
   nearestFromUse: boolean;
   /** The position of the negative that fired, if one did. */
   negative: number | null;
-  /** Requests confirmed for the skill by use (feedback) that are close to this one (USE_CLOSE): evidence no floor vetoes. */
-  closeFromUse: number;
+  /** Requests confirmed for the skill by use (feedback) close to this one, and those that say the same: evidence no floor vetoes. */
+  fromUse: UseEvidence;
 }
 
 const SIMILARITIES = ["q2q_max", "q2q_topk", "q2d", "q2c"] as const;
@@ -61,7 +64,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
     const skill = model.skills[index]!;
     const own = texts?.[position];
     const querySims = querySimilarities(own?.queries ?? [], similarity);
-    const closeFromUse = own ? countCloseFromUse(own.queries, similarity, () => model.textTerms(index).queries, query.terms) : 0;
+    const fromUse = own ? useEvidence(own.queries, similarity, () => model.textTerms(index).queries, query.terms) : NO_USE;
     let best = -1;
     for (let at = 0; at < querySims.length; at++) if (best < 0 || querySims[at]! > querySims[best]!) best = at;
     const nearest = largestValues(querySims, KNN_DEPTH);
@@ -89,7 +92,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
       nearestQuery: best >= 0 ? own!.queries[best]!.position : null,
       nearestFromUse: best >= 0 && own!.queries[best]!.use !== undefined,
       negative,
-      closeFromUse,
+      fromUse,
     };
   });
   if (vector) return evidence;
@@ -102,21 +105,32 @@ export function querySimilarities(queries: TextSlot[], similarity: (text: TextSl
   return queries.map((query) => similarity(query) - (query.use === "lone" ? LONE_DISCOUNT : 0));
 }
 
-/** How many of a skill's requests from use are close to the query: close in meaning, or related and sharing a word. */
-function countCloseFromUse(queries: TextSlot[], similarity: (text: TextSlot) => number, termSets: () => TermSet[], terms: string[]): number {
-  let close = 0;
-  let byPosition: Map<number, Set<string>> | undefined;
+/** How many of a skill's requests confirmed by use are close to a query, and how many of those say the same thing. */
+export interface UseEvidence {
+  close: number;
+  same: number;
+}
+
+const NO_USE: UseEvidence = { close: 0, same: 0 };
+
+/** A skill's requests from use measured against the query (see USE_CLOSE, USE_SAME, USE_RELATED). */
+function useEvidence(queries: TextSlot[], similarity: (text: TextSlot) => number, termSets: () => TermSet[], terms: string[]): UseEvidence {
+  const found = { close: 0, same: 0 };
+  let sets: TermSet[] | undefined;
   for (const query of queries) {
     if (query.use === undefined) continue;
     const value = similarity(query);
-    if (value >= USE_CLOSE) close++;
-    else if (value >= USE_RELATED) {
-      // Their words are read only for a skill that has requests from use this near: few skills, rarely.
-      byPosition ??= new Map(termSets().map((set) => [set.position, set.terms]));
-      if (terms.some((term) => byPosition!.get(query.position)?.has(term))) close++;
-    }
+    if (value >= USE_CLOSE) found.close++;
+    if (value >= USE_SAME) found.same++;
+    if (value >= USE_CLOSE || value < USE_RELATED) continue;
+    // Their words are read only for a skill that has requests from use this near: few skills, rarely.
+    sets ??= termSets();
+    const shared = terms.filter((term) => sets!.find((set) => set.position === query.position)?.terms.has(term));
+    if (shared.length === 0) continue;
+    found.close++;
+    if (shared.some((term) => !sets!.some((set) => set.use === undefined && set.terms.has(term)))) found.same++;
   }
-  return close;
+  return found.close === 0 ? NO_USE : found;
 }
 
 /** How far the skill's negative nearest the query in meaning beats its best query (`q2qMax`), and its position; 0 and null when none does. */

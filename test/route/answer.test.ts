@@ -18,7 +18,7 @@ function candidates(...shares: number[]): AnswerCandidate[] {
     retrieved: true,
     nearMiss: false,
     share,
-    closeFromUse: 0,
+    fromUse: { close: 0, same: 0 },
     risky: false,
     offerTokens: () => 50,
   }));
@@ -75,13 +75,15 @@ describe("answer", () => {
     expect(answer([{ ...best!, risky: true }], injects, 0.1, offer, { ...rule, invoked: true })).toMatchObject({ decision: "inject", selected: ["s1"] });
   });
 
-  it("counts requests confirmed by use as evidence: one close request earns an offer past the gate, several an injection", () => {
+  it("counts requests confirmed by use as evidence: one close request earns an offer past the gate, several that say the same an injection", () => {
     const [best, ...rest] = candidates(0.4, 0.35, 0.25);
-    expect(answer([{ ...best!, closeFromUse: 1 }, ...rest], abstains, 0.1, offer, rule)).toMatchObject({ decision: "offer", offered: ["s1", "s2", "s3"] });
-    expect(answer([{ ...best!, closeFromUse: USE_INJECTS }, ...rest], abstains, 0.1, offer, rule)).toMatchObject({ decision: "inject", selected: ["s1"] });
+    expect(answer([{ ...best!, fromUse: { close: 1, same: 0 } }, ...rest], abstains, 0.1, offer, rule)).toMatchObject({ decision: "offer", offered: ["s1", "s2", "s3"] });
+    expect(answer([{ ...best!, fromUse: { close: USE_INJECTS, same: USE_INJECTS } }, ...rest], abstains, 0.1, offer, rule)).toMatchObject({ decision: "inject", selected: ["s1"] });
+    // Close but not saying the same (a near miss resembles a skill's requests): offered, never injected.
+    expect(answer([{ ...best!, fromUse: { close: USE_INJECTS, same: USE_INJECTS - 1 } }, ...rest], abstains, 0.1, offer, rule)).toMatchObject({ decision: "offer" });
     // A skill low in the ranking but close to a confirmed request is listed whatever its share.
     const low = candidates(0.9, 0.09, 0.01);
-    expect(answer([...low.slice(0, 2), { ...low[2]!, closeFromUse: 1 }], abstains, 0.9, offer, rule).offered).toEqual(["s1", "s3"]);
+    expect(answer([...low.slice(0, 2), { ...low[2]!, fromUse: { close: 1, same: 0 } }], abstains, 0.9, offer, rule).offered).toEqual(["s1", "s3"]);
   });
 
   it("answers inject or none as the rule does when offers are off", () => {

@@ -14,7 +14,18 @@ const params: RoutingParams = {
 
 function candidate(skill: number, q2qMax: number): Evidence {
   const signals = { q2q_max: q2qMax, q2q_topk: q2qMax, q2d: 0, q2c: 0, bm25: 0, keyword_hits: 0, phrase_hits: 0, negative: 0 };
-  return { skill, signals, bm25Raw: 0, topQuerySims: [q2qMax], heuristicManifest: false, matched: { keywords: [], phrases: [] }, nearestQuery: null, nearestFromUse: false, negative: null, closeFromUse: 0 };
+  return {
+    skill,
+    signals,
+    bm25Raw: 0,
+    topQuerySims: [q2qMax],
+    heuristicManifest: false,
+    matched: { keywords: [], phrases: [] },
+    nearestQuery: null,
+    nearestFromUse: false,
+    negative: null,
+    fromUse: { close: 0, same: 0 },
+  };
 }
 
 describe("scoreCandidates with an allow-list", () => {
