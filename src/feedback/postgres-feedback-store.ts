@@ -21,9 +21,11 @@ export const STORE_RETRY_AFTER_S = 5;
 const COLUMNS =
   'id::int AS id, query, skill, wrong, route_id AS "routeId", client, times, role, note, to_char(created_at AT TIME ZONE \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\') AS "createdAt", to_char(updated_at AT TIME ZONE \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\') AS "updatedAt"';
 
-// The index store's count (store/feedback-rows.ts) in PostgreSQL's words; $7 is the clock (the caller's, else the database's).
+// The index store's count (store/feedback-rows.ts) in PostgreSQL's words, with the request's row if it has one ($7 its key).
 const COUNTS = `
   SELECT count(*)::int AS total,
+    (SELECT id::int FROM router_feedback WHERE query_key = $7) AS "existingId",
+    (SELECT skill FROM router_feedback WHERE query_key = $7) AS "existingSkill",
     count(*) FILTER (WHERE skill = $1 OR wrong = $1)::int AS "skillRows",
     count(*) FILTER (WHERE (skill = $1 OR wrong = $1) AND client = $2)::int AS "clientSkillRows",
     count(*) FILTER (WHERE (skill = $3 OR wrong = $3) AND sender IS NOT NULL AND updated_at > $6)::int AS "skillRecent",
@@ -88,23 +90,13 @@ export function postgresFeedbackStore(url: string, options: { timeouts?: Postgre
     }
   };
 
-  const inTransaction = <T>(work: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN"): Promise<T> =>
-    withClient(async (client) => {
-      await client.query(begin);
-      try {
-        const result = await work(client);
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      }
-    });
+  const inTransaction = <T>(work: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN"): Promise<T> => withClient((client) => transaction(client, () => work(client), begin));
 
   return {
     kind: "postgres",
     where,
-    record: (feedback, at) => inTransaction((client) => recordIn(client, feedback, at, limits)),
+    // The same word again needs no lock; a new word takes its turn in a transaction of four round trips.
+    record: (feedback, at) => withClient(async (client) => (await sayAgain(client, feedback, at)) ?? transaction(client, () => recordNew(client, feedback, at, limits))),
     async list(skill) {
       const rows = await withClient((client) =>
         skill === undefined
@@ -141,37 +133,69 @@ export function postgresFeedbackStore(url: string, options: { timeouts?: Postgre
   };
 }
 
-async function recordIn(client: pg.PoolClient, feedback: JudgedFeedback, at: Date | undefined, limits: FeedbackLimits): Promise<RecordedFeedback> {
+async function transaction<T>(client: pg.PoolClient, work: () => Promise<T>, begin = "BEGIN"): Promise<T> {
+  await client.query(begin);
+  try {
+    const result = await work();
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The same word again (a retry, another replica, another agent) counts once: the row, or undefined when this word is new. */
+async function sayAgain(client: pg.PoolClient, feedback: JudgedFeedback, at: Date | undefined): Promise<RecordedFeedback | undefined> {
+  const repeated = await client.query<FeedbackRow>(
+    `UPDATE router_feedback SET times = times + 1, updated_at = coalesce($3::timestamptz, now()) WHERE query_key = $1 AND skill IS NOT DISTINCT FROM $2 RETURNING ${COLUMNS}`,
+    [feedbackKey(feedback.query), feedback.skill, at ?? null],
+  );
+  return repeated.rows[0] ? { row: repeated.rows[0], duplicate: true } : undefined;
+}
+
+/**
+ * A new word, inside the caller's transaction: the revision row's lock first, so the counts are read after every
+ * earlier writer committed (the caps hold across replicas), then the row. Few round trips hold the lock.
+ */
+async function recordNew(client: pg.PoolClient, feedback: JudgedFeedback, at: Date | undefined, limits: FeedbackLimits): Promise<RecordedFeedback> {
   const key = feedbackKey(feedback.query);
-  // The same word again (a retry, another replica, another agent) counts once, without waiting for the lock new words take.
-  const again = () =>
-    client.query<FeedbackRow>(
-      `UPDATE router_feedback SET times = times + 1, updated_at = coalesce($3::timestamptz, now()) WHERE query_key = $1 AND skill IS NOT DISTINCT FROM $2 RETURNING ${COLUMNS}`,
-      [key, feedback.skill, at ?? null],
-    );
-  const repeated = await again();
-  if (repeated.rows[0]) return { row: repeated.rows[0], duplicate: true };
-  const revision = Number((await client.query<{ value: string }>("UPDATE router_feedback_revision SET value = value + 1 RETURNING value")).rows[0]!.value);
-  const existing = (await client.query<{ id: number; skill: string | null }>("SELECT id::int AS id, skill FROM router_feedback WHERE query_key = $1", [key])).rows[0];
-  if (existing && existing.skill === feedback.skill) return { row: (await again()).rows[0]!, duplicate: true };
-  const clock = (await client.query<{ now: Date }>("SELECT coalesce($1::timestamptz, now()) AS now", [at ?? null])).rows[0]!.now;
-  const counted = (await client.query(COUNTS, [feedback.skill ?? feedback.wrong, feedback.client, feedback.skill, feedback.wrong, feedback.sender, windowStart(clock, limits)])).rows[0] as Record<
+  const locked = (await client.query<{ value: string; now: Date }>("UPDATE router_feedback_revision SET value = value + 1 RETURNING value, now() AS now")).rows[0]!;
+  const clock = at ?? locked.now;
+  const counted = (await client.query(COUNTS, [feedback.skill ?? feedback.wrong, feedback.client, feedback.skill, feedback.wrong, feedback.sender, windowStart(clock, limits), key])).rows[0] as Record<
     string,
     unknown
   >;
-  const refused = limitRefusal(countsOf(counted), feedback, clock, !existing, limits);
+  const existingId = counted["existingId"] as number | null;
+  // Another writer said the same word while this one waited for the lock.
+  if (existingId !== null && counted["existingSkill"] === feedback.skill) return (await sayAgain(client, feedback, at))!;
+  const refused = limitRefusal(countsOf(counted), feedback, clock, existingId === null, limits);
   if (refused) throw refused;
   const vector = feedback.vector ? blobOf(feedback.vector) : null;
-  const values = [feedback.query, feedback.skill, feedback.wrong, feedback.routeId, feedback.client, feedback.sender, feedback.role, feedback.note, feedback.embedder, vector, revision, clock];
-  const written = existing
-    ? await client.query<FeedbackRow>(
-        `UPDATE router_feedback SET query = $1, skill = $2, wrong = $3, route_id = $4, client = $5, sender = $6, role = $7, note = $8, embedder = $9, vector = $10, revision = $11, updated_at = $12, times = 1 WHERE id = $13 RETURNING ${COLUMNS}`,
-        [...values, existing.id],
-      )
-    : await client.query<FeedbackRow>(
-        `INSERT INTO router_feedback (query, skill, wrong, route_id, client, sender, role, note, embedder, vector, revision, created_at, updated_at, query_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13) RETURNING ${COLUMNS}`,
-        [...values, key],
-      );
+  const values = [
+    feedback.query,
+    feedback.skill,
+    feedback.wrong,
+    feedback.routeId,
+    feedback.client,
+    feedback.sender,
+    feedback.role,
+    feedback.note,
+    feedback.embedder,
+    vector,
+    Number(locked.value),
+    clock,
+  ];
+  const written =
+    existingId !== null
+      ? await client.query<FeedbackRow>(
+          `UPDATE router_feedback SET query = $1, skill = $2, wrong = $3, route_id = $4, client = $5, sender = $6, role = $7, note = $8, embedder = $9, vector = $10, revision = $11, updated_at = $12, times = 1 WHERE id = $13 RETURNING ${COLUMNS}`,
+          [...values, existingId],
+        )
+      : await client.query<FeedbackRow>(
+          `INSERT INTO router_feedback (query, skill, wrong, route_id, client, sender, role, note, embedder, vector, revision, created_at, updated_at, query_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13) RETURNING ${COLUMNS}`,
+          [...values, key],
+        );
   return { row: written.rows[0]!, duplicate: false };
 }
 
