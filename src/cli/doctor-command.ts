@@ -182,6 +182,7 @@ async function readIndex(path: string): Promise<IndexReport> {
   if (!existsSync(path)) return { path, exists: false };
   try {
     const { openIndexForRead } = await import("../store/database.js");
+    const { checkIndexIntegrity } = await import("../store/index-integrity.js");
     const { hasCurrentRoutingData } = await import("../indexer/build-routing-data.js");
     const { fittedParams } = await import("../route/index-params.js");
     const { evidenceFloorRecord } = await import("../store/evidence-floor.js");
@@ -190,6 +191,8 @@ async function readIndex(path: string): Promise<IndexReport> {
     const { countFeedback } = await import("../store/feedback-rows.js");
     const db = openIndexForRead(path);
     try {
+      // What the tables below read is sound is not enough: a server reads every page sooner or later.
+      checkIndexIntegrity(db, path);
       const meta = readMeta(db);
       return {
         path,
@@ -216,7 +219,9 @@ async function readIndex(path: string): Promise<IndexReport> {
       db.close();
     }
   } catch (error) {
-    return { path, exists: true, error: isRouterError(error) ? { code: error.code, message: error.message } : { code: "INDEX_CORRUPT", message: String(error) } };
+    const { asIndexError } = await import("../store/database.js");
+    const known = asIndexError(error, path);
+    return { path, exists: true, error: isRouterError(known) ? { code: known.code, message: known.message } : { code: "INDEX_CORRUPT", message: String(error) } };
   }
 }
 

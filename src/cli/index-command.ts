@@ -60,6 +60,7 @@ export function indexCommand(): Command {
 
 export function formatSummary(summary: IndexSummary, verbose: boolean): string {
   const lines = [
+    ...(summary.damaged ? damagedLines(summary.damaged) : []),
     `Indexed ${summary.skills} skills into ${summary.db} (index version ${summary.indexVersion}) in ${(summary.durationMs / 1000).toFixed(1)} s`,
     `  added      ${summary.added.length}`,
     `  updated    ${summary.updated.length}`,
@@ -89,6 +90,16 @@ export function formatSummary(summary: IndexSummary, verbose: boolean): string {
   }
   if (verbose && summary.ignored.length > 0) lines.push("", "Ignored (not skill sources):", ...problemLines(summary.ignored));
   return `${lines.join("\n")}\n`;
+}
+
+/** The damaged file this run set aside, and what the index built anew lacks of it. */
+function damagedLines({ problem, movedTo }: NonNullable<IndexSummary["damaged"]>): string[] {
+  return [
+    `The index file was damaged (SQLite finds: ${problem}): moved aside to ${movedTo}, and the index built anew.`,
+    "Its feedback, `router fit`'s parameters and the manifests it kept are not in the new one; what survives of them may be read from the",
+    `damaged file: \`router feedback export <file> --db ${movedTo}\`, \`router manifests export <folder> --db ${movedTo}\`.`,
+    "",
+  ];
 }
 
 /** "12 made (3 llm, 1 cached, 9 heuristic); 4 requests, 5,120 tokens in, 2,048 out" */

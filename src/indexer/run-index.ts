@@ -16,6 +16,7 @@ import { countTokens } from "../skills/token-count.js";
 import type { RiskyPolicy } from "../skills/risk-scan.js";
 import type { RiskyReport, SkillProblem } from "../skills/types.js";
 import { openIndexForRead, openIndexForWrite, type IndexDatabase } from "../store/database.js";
+import { setAsideDamagedIndex, type SetAside } from "../store/set-aside-damaged.js";
 import { bumpIndexVersion, readMeta, readMetaValue, readRootFolders, writeMetaValue, writeRoots, type IndexedRoot } from "../store/index-meta.js";
 import { sqliteManifestCache } from "../store/manifest-cache.js";
 import { readManifests, upsertManifest, type IndexedManifest } from "../store/manifest-rows.js";
@@ -67,6 +68,8 @@ const CALIBRATION_CACHE = 1_000;
 
 export interface IndexSummary {
   db: string;
+  /** The index file found damaged and moved aside before this run built the index anew. */
+  damaged: SetAside | undefined;
   added: string[];
   updated: string[];
   unchanged: number;
@@ -114,6 +117,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
   // A shared feedback store is read before the index's write lock is taken.
   const feedbackRows = await feedbackSource(options.feedbackStore);
 
+  // A damaged file is moved aside, never read or written on: the run builds the index anew and says where it went.
+  const damaged = setAsideDamagedIndex(options.db);
   const db = openIndexForWrite(options.db);
   let embedder = options.embedder;
   try {
@@ -160,6 +165,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
     });
     return {
       db: options.db,
+      damaged,
       added: plan.added.map((skill) => skill.name),
       updated: plan.updated.map((skill) => skill.name),
       // A renewed skill that also moved is counted as moved, not unchanged.

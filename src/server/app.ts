@@ -43,6 +43,8 @@ export type AppOptions = Partial<Pick<Settings, "apiKey" | "metricsPublic" | "co
   metrics?: ServerMetrics;
   /** Requests being answered now (graceful shutdown waits for it to reach 0). */
   inFlight?: { count: number };
+  /** The index file's own fault behind an error a request met (damage, a disk error) as its code; serve.ts takes a damaged index out of service. */
+  indexFault?: (error: unknown) => RouterError | undefined;
 };
 
 const errorResponse = (description: string) => ({ content: { "application/json": { schema: errorSchema } }, description });
@@ -222,7 +224,7 @@ export function createApp(slot: RouterSlot, options: AppOptions = {}): OpenAPIHo
 
   app.notFound((c) => errorJson(c, createError("ROUTE_NOT_FOUND", `No endpoint ${clip(c.req.method)} ${clip(new URL(c.req.url).pathname)}`)));
   app.onError((error, c) => {
-    const known = knownError(error, c);
+    const known = options.indexFault?.(error) ?? knownError(error, c);
     if (known) return errorJson(c, known);
     logger.error({ err: error, request_id: c.get("requestId") }, "unexpected error");
     return errorJson(c, createError("INTERNAL_ERROR"));

@@ -7,6 +7,7 @@ import { createError, isRouterError, type RouterError } from "../errors.js";
 import { createQueryEncoder, type QueryEncoder } from "../models/query-encoder.js";
 import { createRouter, type RouterOptions } from "../route/router.js";
 import { asIndexError, openIndexForRead } from "../store/database.js";
+import { checkIndexFileOffThread } from "../store/index-integrity.js";
 import { readMeta } from "../store/index-meta.js";
 import { createFeedbackStore } from "../feedback/create-feedback-store.js";
 import { feedbackResult, recordFeedbackIn } from "../feedback/record-feedback.js";
@@ -64,6 +65,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const metrics = createMetrics();
   const inFlight = { count: 0 };
   const slot: RouterSlot = { router: undefined, error: undefined, draining: false };
+  // The index file as it was when loading it last failed: it is tried again once the file changes.
+  let failedOn: string | undefined;
   // Feedback kept in the index is folded into its texts by a `router feedback apply` child process (the embedding and
   // routing data never run on this event loop), and the reload that follows serves it. Feedback kept in PostgreSQL (many
   // replicas on a read-only index) waits for the next `router index`, which folds the store in.
@@ -78,7 +81,24 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     return feedbackResult(recorded, "on the next `router index` that folds the feedback store in, once replicas load that version");
   };
-  const app = createApp(slot, { ...settings, logger, metrics, inFlight, feedback });
+  let encoder: QueryEncoder | undefined;
+  // Damage found while serving (SQLite reads a page only when a request needs it): not ready until the file changes.
+  const indexFault = (error: unknown): RouterError | undefined => {
+    // SQLite's own errors, and the store's INDEX_* made of them (a feedback write opens the file itself).
+    const known = asIndexError(error, settings.db);
+    if (!isRouterError(known) || !known.code.startsWith("INDEX_")) return undefined;
+    const router = slot.router;
+    if (known.code === "INDEX_CORRUPT" && router) {
+      slot.router = undefined;
+      slot.error = known;
+      failedOn = indexSignature(settings.db);
+      logger.error({ event: "index_corrupt", code: known.code, err: known.message }, "the index file is damaged: readiness stays false until it changes");
+      // Requests still on it finish first (each version's connection closes after its last user); the encoder is kept for the next load.
+      void router.close();
+    }
+    return known;
+  };
+  const app = createApp(slot, { ...settings, logger, metrics, inFlight, feedback, indexFault });
   const server = await listen(app, {
     hostname: settings.host,
     port: settings.port,
@@ -94,15 +114,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
 
   const reloader = createIndexReloader(slot, metrics, logger);
-  let encoder: QueryEncoder | undefined;
   const load = async (): Promise<void> => {
     try {
+      // Damage is found before anything is served, off the event loop (a large file not in the page cache takes seconds).
+      await checkIndexFileOffThread(settings.db);
       const { embedder, indexVersion } = indexState(settings.db);
       // A file whose first `router index` run has not committed yet holds tables and no version: not an index to serve,
       // and said before any model is loaded (a server polls such a file until the run commits).
       if (indexVersion === 0) throw createError("INDEX_NOT_FOUND", `${settings.db} has no finished index run yet: run \`router index <path> --db ${settings.db}\``, { file: settings.db });
       const modelStarted = performance.now();
-      encoder = options.router?.queryEncoder
+      // One kept from an index taken out of service serves again when the new index has the same embedder.
+      if (encoder && encoder.id !== embedder) {
+        await encoder.close();
+        encoder = undefined;
+      }
+      encoder ??= options.router?.queryEncoder
         ? undefined
         : await createQueryEncoder({
             ...modelOptions(settings),
@@ -156,7 +182,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   applyFeedback = () => feedbackApplier.schedule();
   // A failed load is tried again when the index file changes (a first `router index`, a repaired file), not on every poll.
-  let failedOn: string | undefined;
   let loading: Promise<void> | undefined;
   const tryLoad = (indexed?: RouterError): Promise<void> =>
     (loading ??= (async () => {

@@ -140,7 +140,7 @@ export function asIndexError(error: unknown, file: string): unknown {
   const code = sqliteCode(error);
   const message = (error as Error | undefined)?.message;
   if (/^SQLITE_(NOTADB|CORRUPT)/.test(code)) {
-    return createError("INDEX_CORRUPT", `${file} is damaged or not a SQLite file (${message}): rebuild it with \`router index\` or restore a copy`, { file });
+    return createError("INDEX_CORRUPT", `${file} is damaged or not a SQLite file (${message}): ${REBUILD_ADVICE}`, { file });
   }
   if (/^SQLITE_(BUSY|LOCKED)/.test(code)) {
     return createError(
@@ -153,6 +153,9 @@ export function asIndexError(error: unknown, file: string): unknown {
   if (/^SQLITE_(IOERR|CANTOPEN|FULL|PERM|AUTH|NOLFS)/.test(code)) return createError("INDEX_IO_ERROR", `Cannot use ${file}: ${message} (${code})`, { file, sqlite: code });
   return error;
 }
+
+/** What to do about a damaged index (named before it), said the same wherever the damage is found. */
+export const REBUILD_ADVICE = "run `router index <paths> --db <that file>` again (it moves the damaged file aside and builds the index anew), or restore a copy";
 
 function sqliteCode(error: unknown): string {
   return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : "";

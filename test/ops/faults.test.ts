@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
-import { openSync, readFileSync, statSync, truncateSync, writeSync, closeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeSync, closeSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import { runIndex } from "../../src/indexer/run-index.js";
 import { startServer } from "../../src/server/serve.js";
 import { openIndexForRead } from "../../src/store/database.js";
@@ -100,6 +102,103 @@ describe("a damaged index file", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("an index damaged inside, where SQLite reads only when a request needs the page", () => {
+  /** The byte offset of the first page holding `table`'s rows, as SQLite's dbstat table says. */
+  function pageOf(db: string, table: string): number {
+    const index = new Database(db, { readonly: true });
+    try {
+      const pageSize = index.pragma("page_size", { simple: true }) as number;
+      const page = index.prepare("SELECT min(pageno) FROM dbstat WHERE name = ?").pluck().get(table) as number;
+      return (page - 1) * pageSize;
+    } finally {
+      index.close();
+    }
+  }
+
+  /** 20 KB of random bytes from the first page of `table` on: what a disk fault or a stray write leaves. */
+  function damageAt(db: string, table: string): void {
+    const fd = openSync(db, "r+");
+    writeSync(fd, randomBytes(20_000), 0, 20_000, pageOf(db, table));
+    closeSync(fd);
+  }
+
+  // No poll: the test says when the server looks at the file again (server.reload()).
+  type Answer = { status: number; code: string | undefined };
+  const answer = async (response: Response): Promise<Answer> => ({ status: response.status, code: ((await response.json()) as { error?: { code: string } }).error?.code });
+  const route = async (url: string): Promise<Answer> =>
+    answer(await fetch(`${url}/route`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "my pod keeps restarting", include: ["body"] }) }));
+
+  it.each(["skill_vectors", "skills"])(
+    "in %s before the server starts: refused at start with INDEX_CORRUPT, said by doctor, moved aside and rebuilt by `router index`, served again without a restart",
+    async (table) => {
+      const { root, db } = await indexedSkillSet();
+      damageAt(db, table);
+      const server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
+      try {
+        await server.ready;
+        const ready = await fetch(`${server.url}/readyz`);
+        expect(ready.status).toBe(503);
+        expect(((await ready.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+          code: "INDEX_CORRUPT",
+          message: expect.stringMatching(/is damaged \(SQLite finds: .*router index/),
+        });
+        expect(await route(server.url)).toEqual({ status: 503, code: "INDEX_CORRUPT" });
+        expect(await answer(await fetch(`${server.url}/skills`))).toEqual({ status: 503, code: "INDEX_CORRUPT" });
+
+        const doctor = runCli(["doctor", "--db", db]);
+        expect(doctor.status).toBe(1);
+        expect(doctor.stdout).toMatch(/error +\[INDEX_CORRUPT\] .* is damaged/);
+        expect(doctor.stdout).toMatch(/^Status: problems$/m);
+
+        const indexed = runCli(["index", root, "--db", db, "-q"]);
+        expect(indexed.status, indexed.stderr).toBe(0);
+        expect(indexed.stdout).toMatch(/^The index file was damaged \(SQLite finds: .*\): moved aside to .*router\.db\.corrupt-/m);
+        expect(indexed.stdout).toMatch(/^ {2}added {6}2$/m);
+        const aside = readdirSync(path.dirname(db)).filter((file) => /^router\.db\.corrupt-[\dTZ-]+$/.test(file));
+        expect(aside).toHaveLength(1);
+        expect(runCli(["doctor", "--db", db]).stdout).not.toMatch(/INDEX_CORRUPT/);
+
+        expect(await server.reload()).toBe(true);
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+        expect(await route(server.url)).toEqual({ status: 200, code: undefined });
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it("while a server serves it: the request that meets it answers 503 INDEX_CORRUPT, never 500; readiness turns false until the file is rebuilt", async () => {
+    const { root, db } = await indexedSkillSet();
+    const server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
+    try {
+      await server.ready;
+      // The vectors are read per request, by candidate: the first route reads the damaged pages.
+      damageAt(db, "skill_vectors");
+      expect(await route(server.url)).toEqual({ status: 503, code: "INDEX_CORRUPT" });
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { error: { code: string } }).error.code).toBe("INDEX_CORRUPT");
+      expect(await route(server.url)).toEqual({ status: 503, code: "INDEX_CORRUPT" });
+      // Polls meanwhile do not load the same damaged file again.
+      expect(await server.reload()).toBe(false);
+
+      expect(runCli(["index", root, "--db", db, "-q"]).status).toBe(0);
+      expect(await server.reload()).toBe(true);
+      expect(await route(server.url)).toEqual({ status: 200, code: undefined });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("`router index` leaves a sound index where it is", async () => {
+    const { root, db } = await indexedSkillSet();
+    const again = runCli(["index", root, "--db", db, "-q"]);
+    expect(again.stdout).not.toMatch(/damaged/);
+    expect(readdirSync(path.dirname(db)).filter((file) => file.includes("corrupt"))).toEqual([]);
+    expect(existsSync(db)).toBe(true);
   });
 });
 
