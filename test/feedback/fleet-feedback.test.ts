@@ -85,6 +85,10 @@ describe.skipIf(POSTGRES_MISSING !== undefined)(`feedback kept in PostgreSQL${PO
     expect(listed.stdout).toContain("QBR deck for Acme due friday");
     expect(listed.stderr).toMatch(/^3 pieces of feedback in postgres:\/\/router:\*{8}@/);
     expect(listed.stderr).toContain(`${db} holds 3 of them from postgres://router@`);
+    // `router feedback apply` folds the same store with the same fold: nothing new, so no new version.
+    const applied = runCli(["feedback", "apply", "--db", db, "--json"], { env });
+    expect(applied.status, applied.stderr).toBe(0);
+    expect(JSON.parse(applied.stdout)).toMatchObject({ folded: { rows: 3 }, feedback: { examples: 3 } });
   });
 
   it("takes one skill's hourly share from a flood of made-up client names, answering FEEDBACK_LIMIT with Retry-After", async () => {
