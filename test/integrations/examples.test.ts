@@ -6,6 +6,7 @@ import { createRouterClient } from "../../src/client/index.js";
 import { startServer, type RunningServer } from "../../src/server/serve.js";
 import { writeAgentSkill } from "../helpers/fixtures.js";
 import { indexSkillSet } from "../helpers/skill-set.js";
+import { INVOICE_REQUEST, indexOfferSkills } from "../helpers/offer-skills.js";
 import { waitUntil } from "../helpers/wait.js";
 import { closedEndpoint } from "../helpers/mock-hub.js";
 import { binShims } from "./bin-shims.js";
@@ -14,20 +15,23 @@ import { TSX } from "./tsx.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "examples-"));
 let server: RunningServer;
+// A router that is not sure which of two skills fits a request, and offers both.
+let offering: RunningServer;
 
 beforeAll(async () => {
   const { db } = await indexSkillSet(dir);
   server = await startServer({ db, host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
-  await server.ready;
+  offering = await startServer({ db: await indexOfferSkills(path.join(dir, "offer")), host: "127.0.0.1", port: 0, reloadIntervalMs: 0 });
+  await Promise.all([server.ready, offering.ready]);
 });
 
 afterAll(async () => {
-  await server.close();
+  await Promise.all([server.close(), offering.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
-function runExample(file: string, message: string, routerUrl: string) {
-  return runProcess(process.execPath, [TSX, file, message], "", { env: { ROUTER_URL: routerUrl } });
+function runExample(file: string, message: string, routerUrl: string, ...rest: string[]) {
+  return runProcess(process.execPath, [TSX, file, message, ...rest], "", { env: { ROUTER_URL: routerUrl } });
 }
 
 describe("examples", () => {
@@ -44,13 +48,24 @@ describe("examples", () => {
     expect([down.code, JSON.parse(down.stdout).messages[0].content]).toEqual([0, "You are a helpful assistant."]);
   });
 
-  it("client.ts injects, abstains, and falls back", async () => {
+  it("fetch.ts hands an offer to the model as a list and a load_skill tool, then loads the skill the model chose", async () => {
+    const offered = JSON.parse((await runExample("examples/fetch.ts", INVOICE_REQUEST, offering.url, "invoice-maker")).stdout);
+    expect(offered.messages[0].content).toContain("- invoice-maker: Create PDF invoices for clients with line items and VAT.");
+    expect(offered.messages[0].content).toContain("load it with the load_skill tool");
+    expect(offered.tools[0].function).toMatchObject({ name: "load_skill" });
+    expect([...offered.tools[0].function.parameters.properties.name.enum].sort()).toEqual(["invoice-maker", "invoice-pdf"]);
+    expect(offered.load_skill).toContain("# Invoice maker");
+  });
+
+  it("client.ts injects, abstains, falls back, and shows an offer", async () => {
     const routed = await runExample("examples/client.ts", "my pod keeps restarting with CrashLoopBackOff", server.url);
     expect(routed.stdout).toMatch(/^inject k8s-debug \(confidence [01]\.\d\d, \d+ tokens\)\n# Kubernetes debugging/);
     const none = await runExample("examples/client.ts", "what is the capital of France?", server.url);
     expect(none.stdout).toMatch(/^no skill fits \(below_threshold\); closest was/);
     const down = await runExample("examples/client.ts", "my pod keeps restarting", await closedEndpoint());
     expect([down.code, down.stdout]).toEqual([0, "no skill (router_unavailable: ROUTER_UNREACHABLE); answering without one\n"]);
+    const offered = await runExample("examples/client.ts", INVOICE_REQUEST, offering.url);
+    expect(offered.stdout).toMatch(/^offer (invoice-pdf, invoice-maker|invoice-maker, invoice-pdf) \(\d+ tokens\):\nskill-router found these installed skills/);
   });
 });
 
