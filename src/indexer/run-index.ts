@@ -12,7 +12,7 @@ import type { ShareScaleMeasure } from "../calibrate/measure-share-scale.js";
 import type { IndexScope } from "../store/index-scope.js";
 import type { Embedder } from "../models/embedder.js";
 import { loadSkills, type LoadedSkill, type LoadResult } from "../skills/load-skills.js";
-import { countTokens } from "../skills/token-count.js";
+import { countTokens } from "../text/token-count.js";
 import type { RiskyPolicy } from "../skills/risk-scan.js";
 import type { RiskyReport, SkillProblem } from "../skills/types.js";
 import { openIndexForRead, openIndexForWrite, type IndexDatabase } from "../store/database.js";
@@ -57,7 +57,7 @@ export interface IndexOptions {
   feedbackStore?: FeedbackStore;
 }
 
-export type IndexProgress = { stage: "read"; done: number; total: number; file: string } | { stage: "expand" | "embed" | "calibrate" | "shares" | "scope"; done: number; total: number };
+export type IndexProgress = { stage: "read"; done: number; total: number; file: string } | { stage: "expand" | "embed" | "calibrate" | "shares" | "scope" | "offer"; done: number; total: number };
 
 const LISTED_PROBLEMS = 10;
 // Skills embedded per step of the write transaction: bounds memory to a chunk's vectors, not the whole run's.
@@ -147,7 +147,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexSummary> {
       // Feedback is folded in after the skills' own texts: a skill embedded again gets its requests from use back. The
       // version, its routing data and its calibration follow the texts; the refit then reads them (indexer/fold-feedback.ts).
       let indexVersion = 0;
-      let calibration: IndexCalibration = { evidence: undefined, shareScale: undefined, scope: undefined };
+      let calibration: IndexCalibration = { evidence: undefined, shareScale: undefined, scope: undefined, offer: undefined };
       const loadEmbedder = async () => (embedder ??= await embedderPlan!.create());
       const { feedback, refit, folded } = await foldFeedback(db, feedbackRows, {
         embedder: loadEmbedder,
