@@ -78,8 +78,8 @@ export function formatSummary(summary: IndexSummary, verbose: boolean): string {
   if (summary.scope) {
     lines.push(`  in scope   ${indexScopeText(summary.scope)}`, "             (how sure the router must be that some skill applies before it injects one, learned from this index's own texts)");
   }
-  if (summary.feedback.examples + summary.feedback.negatives > 0) lines.push(`  feedback   ${feedbackText(summary.feedback)}`);
   if (summary.folded.store !== "index") lines.push(`  folded     ${summary.folded.rows} pieces of feedback from ${summary.folded.store}, up to its revision ${summary.folded.revision}`);
+  if (summary.feedback.examples + summary.feedback.negatives > 0) lines.push(`  feedback   ${feedbackText(summary.feedback)}`);
   if (summary.refit) lines.push(`             decision refit from ${summary.refit.examples} confirmed requests and ${summary.refit.none} that no skill should answer`);
   if (summary.invalid.length > 0) lines.push("", "Invalid (not indexed):", ...problemLines(summary.invalid));
   if (summary.risky.length > 0) lines.push("", ...riskyLines(summary.risky, verbose));
