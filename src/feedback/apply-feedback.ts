@@ -8,6 +8,9 @@ import { readSkillTexts, replaceSkillTexts, skillsWithUsageTexts, type EmbeddedT
 const MAX_USAGE_TEXTS = 100;
 // Two confirmed requests of a skill this similar agree: each then counts as much as the skill's own queries.
 const AGREEMENT = 0.6;
+// Senders the router trusts with a skill's decision on their word alone: the operator at the CLI (no sender), a
+// holder of an API key, and the machine itself (loopback, or a call in process). Other addresses are anyone on the network.
+const TRUSTED_SENDER = /^(?:key:|addr:(?:127\.|::1$|::ffff:127\.|in-process$))/;
 
 export interface FeedbackApplied {
   /** Requests now examples of their skill, and how many of them no other confirmed request agrees with yet. */
@@ -42,6 +45,8 @@ export async function applyFeedback(db: IndexDatabase, embed: EmbedTexts): Promi
     if (row.role === "example" && row.skill !== null && skillIds.has(row.skill)) push(examples, row.skill, row);
     if (row.wrong !== null && skillIds.has(row.wrong)) push(negatives, row.wrong, row);
   }
+  for (const [name, confirmed] of examples) examples.set(name, independent(confirmed, dimension));
+  for (const [name, wrong] of negatives) negatives.set(name, independent(wrong, dimension));
   const withUsage = skillsWithUsageTexts(db).map((skill) => skill.name);
   const applied: FeedbackApplied = { examples: 0, lone: 0, negatives: 0, skills: 0, embedded };
   for (const name of new Set([...examples.keys(), ...negatives.keys(), ...withUsage])) {
@@ -62,6 +67,32 @@ export async function applyFeedback(db: IndexDatabase, embed: EmbedTexts): Promi
     applied.skills++;
   }
   return applied;
+}
+
+/**
+ * A skill's requests from use (confirmed for it, or wrongly injected for) that may move its decision: every one of a
+ * trusted sender's, and of each other sender (an address on the network, whose client names are its own word) only its
+ * newest, and only once a request of another sender agrees with it. A flood from one sender, under however many client
+ * names, then teaches a skill nothing.
+ */
+function independent(confirmed: EmbeddedFeedback[], dimension: number): EmbeddedFeedback[] {
+  const kept = onePerUntrusted(confirmed);
+  return kept.filter((row) => trusted(row) || kept.some((other) => other.sender !== row.sender && dotRow(row.vector!, other.vector!, 0, dimension) >= AGREEMENT));
+}
+
+/** Every row of a trusted sender, and the newest of each other sender (rows come newest first). */
+function onePerUntrusted(rows: EmbeddedFeedback[]): EmbeddedFeedback[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    if (trusted(row)) return true;
+    if (seen.has(row.sender!)) return false;
+    seen.add(row.sender!);
+    return true;
+  });
+}
+
+function trusted(row: EmbeddedFeedback): boolean {
+  return row.sender === null || TRUSTED_SENDER.test(row.sender);
 }
 
 /** Gives every row a vector of the index's embedder, storing those it embeds; how many it embedded. */

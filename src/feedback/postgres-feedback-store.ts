@@ -119,7 +119,9 @@ export function postgresFeedbackStore(url: string, options: { timeouts?: Postgre
     snapshot: () =>
       inTransaction(async (client): Promise<FeedbackSnapshot> => {
         const revision = await client.query<{ value: string }>("SELECT value FROM router_feedback_revision");
-        const rows = await client.query<FeedbackRow & { embedder: string | null; vector: Buffer | null }>(`SELECT ${COLUMNS}, embedder, vector FROM router_feedback ORDER BY id`);
+        const rows = await client.query<FeedbackRow & { sender: string | null; embedder: string | null; vector: Buffer | null }>(
+          `SELECT ${COLUMNS}, sender, embedder, vector FROM router_feedback ORDER BY id`,
+        );
         return {
           revision: Number(revision.rows[0]?.value ?? 0),
           rows: rows.rows.map((row): EmbeddedFeedback => ({ ...row, vector: row.vector ? floatsOf(row.vector) : null })),

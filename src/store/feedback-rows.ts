@@ -26,10 +26,11 @@ export interface FeedbackRow {
   updatedAt: string;
 }
 
-/** A row with the request's vector, embedded by `embedder` when it was given (null for rows imported without one). */
+/** A row with the request's vector, embedded by `embedder` when it was given (null for rows imported without one), and who sent it. */
 export interface EmbeddedFeedback extends FeedbackRow {
   embedder: string | null;
   vector: Float32Array | null;
+  sender: FeedbackSender;
 }
 
 export type NewFeedback = Pick<FeedbackRow, "query" | "skill" | "wrong" | "routeId" | "client" | "role" | "note"> & { embedder: string | null; vector: Float32Array | null };
@@ -126,7 +127,11 @@ export function listFeedback(db: IndexDatabase, skill?: string): FeedbackRow[] {
 
 /** Every row with its vector, for folding into the index. */
 export function embeddedFeedback(db: IndexDatabase): EmbeddedFeedback[] {
-  const rows = db.prepare(`SELECT ${COLUMNS}, embedder, vector FROM feedback ORDER BY id`).all() as (FeedbackRow & { embedder: string | null; vector: Buffer | null })[];
+  const rows = db.prepare(`SELECT ${COLUMNS}, sender, embedder, vector FROM feedback ORDER BY id`).all() as (FeedbackRow & {
+    sender: FeedbackSender;
+    embedder: string | null;
+    vector: Buffer | null;
+  })[];
   return rows.map((row) => ({ ...row, vector: row.vector ? floatsOf(row.vector) : null }));
 }
 
@@ -155,14 +160,14 @@ export function replaceFeedbackRows(db: IndexDatabase, rows: EmbeddedFeedback[],
   );
   db.prepare("DELETE FROM feedback").run();
   const insert = db.prepare(
-    "INSERT INTO feedback (id, query, query_key, skill, wrong, route_id, client, times, role, note, embedder, vector, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO feedback (id, query, query_key, skill, wrong, route_id, client, sender, times, role, note, embedder, vector, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const row of rows) {
     const key = feedbackKey(row.query);
     const own = row.vector && row.embedder === embedder ? blobOf(row.vector) : undefined;
     const vector = own ?? kept.get(key) ?? (row.vector ? blobOf(row.vector) : null);
     const vectorEmbedder = own || !kept.has(key) ? row.embedder : embedder;
-    insert.run(row.id, row.query, key, row.skill, row.wrong, row.routeId, row.client, row.times, row.role, row.note, vectorEmbedder, vector, row.createdAt, row.updatedAt);
+    insert.run(row.id, row.query, key, row.skill, row.wrong, row.routeId, row.client, row.sender, row.times, row.role, row.note, vectorEmbedder, vector, row.createdAt, row.updatedAt);
   }
 }
 

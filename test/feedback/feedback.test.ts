@@ -330,3 +330,62 @@ describe("evidence from use", () => {
     }
   });
 });
+
+describe("a flood of feedback from one sender", () => {
+  it("moves no answer: 1,000 rows under 1,000 made-up client names from one address teach its skill nothing", { timeout: 120_000 }, async () => {
+    const file = await freshIndex();
+    const lookalikes = Array.from({ length: 10 }, (_, at) => `explain git rebase to me, part ${at + 1}`);
+    const own = "pull the tables out of this PDF report";
+    const answers = async () =>
+      withRouter(file, async (router) => {
+        const decided = async (query: string) => {
+          const answer = await router.route(query);
+          return `${answer.decision}:${answer.selected.join()}:${(answer.offer?.skills ?? []).map((skill) => skill.name).join()}`;
+        };
+        return { lookalikes: await Promise.all(lookalikes.map(decided)), own: await decided(own) };
+      });
+    const before = await answers();
+    const writer = openIndexForWrite(file);
+    let stored = 0;
+    try {
+      await withRouter(file, async (router) => {
+        for (let at = 0; at < 1000; at++) {
+          const judged = await router.feedback({ query: `explain git rebase to me (${at})`, skill: "pdf-extract" });
+          try {
+            saveFeedback(writer, { ...judged, client: `client-${at}` }, "addr:203.0.113.7");
+            stored++;
+          } catch {
+            // The store's window refuses most of them (FEEDBACK_LIMIT).
+          }
+        }
+      });
+    } finally {
+      writer.close();
+    }
+    expect(stored).toBeGreaterThan(0);
+    expect(stored).toBeLessThan(1000);
+    await applyFeedbackRun(file);
+    const after = await answers();
+    const changed = after.lookalikes.filter((answer, at) => answer !== before.lookalikes[at]).length;
+    expect(changed).toBeLessThanOrEqual(1);
+    expect(after.own).toBe(before.own);
+  });
+
+  it("is learned once another sender's request agrees with it", async () => {
+    const file = await freshIndex();
+    const writer = openIndexForWrite(file);
+    try {
+      await withRouter(file, async (router) => {
+        for (const [query, sender] of [
+          ["turn the quarterly QBR deck into a PDF table", "addr:198.51.100.1"],
+          ["turn our QBR deck into PDF tables", "addr:198.51.100.2"],
+        ] as const) {
+          saveFeedback(writer, { ...(await router.feedback({ query, skill: "pdf-extract" })), client: "agent" }, sender);
+        }
+      });
+    } finally {
+      writer.close();
+    }
+    expect((await applyFeedbackRun(file)).feedback).toMatchObject({ examples: 2, lone: 0 });
+  });
+});
