@@ -35,6 +35,12 @@ export function formatReport(report: EvalReport): string {
         : `  abstention   recall ${percent(metrics.abstain_recall)} (needed none, answered none)  precision ${percent(metrics.abstain_precision)} (answered none, needed none)`,
     );
   }
+  if (metrics.in_scope > 0 && metrics.offered > 0) {
+    lines.push(
+      `  offers       ${percent(metrics.offered)} of in-scope cases offered a list (${metrics.offer_size.toFixed(1)} skills on average), holding the right skill for ${percent(metrics.right_offered)}; the right skill reaches the agent (injected or listed) for ${percent(metrics.reachable)}`,
+    );
+  }
+  if (metrics.no_skill > 0) lines.push(`  no skill     ${percent(metrics.no_skill_answered)} of the cases that need none got an offer or an injection`);
   if (report.skill) lines.push(`  decided right  ${percent(triggerAccuracy(metrics))} of all cases (triggered when it should, not when it should not)`);
   lines.push(`  false triggers ${percent(metrics.false_trigger)} of all cases  ECE ${metrics.ece.toFixed(3)}`);
   lines.push(`  latency      p50 ${ms(metrics.latency_ms.p50)}  p95 ${ms(metrics.latency_ms.p95)}  p99 ${ms(metrics.latency_ms.p99)} (in-process, query embedding included)`);
