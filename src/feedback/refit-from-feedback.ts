@@ -1,3 +1,4 @@
+import { evenSample } from "../calibrate/even-sample.js";
 import { withHeldOut } from "../calibrate/held-out-index.js";
 import { routableQuery } from "../contract/limits.js";
 import { fitParams, type FitSample } from "../fit/fit-params.js";
@@ -20,6 +21,8 @@ export const REFIT_MIN_LABELS = { examples: 100, none: 30 };
 const REFIT_GROWTH = 1.25;
 // Each label is scored on the index without the requests from use of its own fold: a request never finds itself.
 const FOLDS = 2;
+// Labels the refit scores, at most, in an even spread: ten weights need no more, and each one costs a route (10,000 took 26 s).
+const MAX_SCORED_LABELS = 2_000;
 /** How parameters refit from feedback say so (`router fit` on the user's own labels is never overwritten). */
 export const FEEDBACK_ORIGIN = "refit from feedback";
 
@@ -46,7 +49,7 @@ export async function refitFromFeedback(db: IndexDatabase, encoder: () => Promis
   const stored = fittedParamsRecord.read(db);
   if (stored && !stored.origin.startsWith(FEEDBACK_ORIGIN)) return undefined;
   if (stored && labels.length < REFIT_GROWTH * labelsIn(stored.origin)) return undefined;
-  const samples = await heldOutSamples(db, labels, await encoder());
+  const samples = await heldOutSamples(db, evenSample(labels, MAX_SCORED_LABELS), await encoder());
   const embedder = readMeta(db).embedder ?? null;
   const fitted = fitParams(samples, { origin: `${FEEDBACK_ORIGIN}: ${labels.length} labels`, embedder, fallback: DEFAULT_PARAMS, mostRight: true });
   // A refit may never put fewer confirmed requests' skills where they reach the agent than the parameters serving now.

@@ -10,8 +10,12 @@ export const OFFER_TOKEN_BUDGET = 800;
 /** Confirmed requests that say the same as a new one and inject their skill directly: several agreeing are as sure as the agent. */
 export const USE_INJECTS = 3;
 
-/** The offer rule where `router index` could not measure the index (too few skills): skills within a tenth of the best one's share, injection at a share of 0.9. */
-export const DEFAULT_OFFER: OfferParams = { ratio: 0.1, injectShare: 0.9, holdsRight: null };
+/**
+ * The offer rule where `router index` could not measure the index (too few skills): the inject-or-none rule injects
+ * when the best skill is likelier than all the others together (a share of half), and offers below that, and where
+ * only the margin stopped it, the skills within a tenth of the best one's share.
+ */
+export const DEFAULT_OFFER: OfferParams = { ratio: 0.1, injectShare: 0.5, holdsRight: null };
 
 /** A ranked candidate as the answer reads it. */
 export interface AnswerCandidate extends RankedCandidate {

@@ -261,7 +261,7 @@ describe("router mcp when the router offers a list, and for a flagged skill", ()
   it("find_skill returns the offer, each skill's name and description, and says to read the one that fits; read_skill after it is the choice", async () => {
     const found = await call(offering, "find_skill", { query: INVOICE_REQUEST });
     expect(found.structuredContent).toMatchObject({ decision: "offer", selected: [], reason: "unsure" });
-    expect(found.structuredContent.offer.skills.map((skill: { name: string }) => skill.name).sort()).toEqual(["invoice-maker", "invoice-pdf"]);
+    expect(found.structuredContent.offer.skills.map((skill: { name: string }) => skill.name).sort()).toEqual(["invoice-maker", "invoice-pdf", "invoice-writer"]);
     const text = found.content[0]!.text;
     expect(text).toMatch(/^offer: skill-router found these installed skills/);
     expect(text).toContain("- invoice-maker: Create PDF invoices for clients with line items and VAT.");
