@@ -97,7 +97,12 @@ prompt (POST /feedback, client claude-code, at most ${REPORT_TIMEOUT_MS} ms), on
           clientName: CLIENT_NAME,
         });
         const run = await runClaudeCodeHook(await readStdin(), client, {
-          route: { ...(k !== undefined ? { k: Math.round(k) } : {}), ...(threshold !== undefined ? { threshold } : {}), ...(options.multi ? { multi: true } : {}), ...(options.offer ? {} : { offer: false }) },
+          route: {
+            ...(k !== undefined ? { k: Math.round(k) } : {}),
+            ...(threshold !== undefined ? { threshold } : {}),
+            ...(options.multi ? { multi: true } : {}),
+            ...(options.offer ? {} : { offer: false }),
+          },
           maxChars: Math.round(number("max-chars", options.maxChars, 1000, 1_000_000, DEFAULT_CONTEXT_CHARS)!),
           prompts: routedPromptsIn(options.stateDir ?? defaultStateDir()),
           reportTimeoutMs: Math.min(timeoutMs, REPORT_TIMEOUT_MS),
