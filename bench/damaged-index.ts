@@ -8,7 +8,7 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
+import { freePort } from "./hostile-http.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -112,14 +112,6 @@ function runCli(args: string[]): Promise<{ status: number | null; stdout: string
       resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 interface Served {

@@ -113,7 +113,7 @@ async function startRouter(db: string): Promise<{ url: string; stop(): Promise<v
 }
 
 /** A loopback port nothing listens on now (the OS picks it). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer().listen(0, "127.0.0.1");
   await once(probe, "listening");
   const { port } = probe.address() as AddressInfo;

@@ -90,7 +90,7 @@ function unprivilegedUser(): string {
   return spawnSync("id", ["-u", "postgres"]).status === 0 ? "postgres" : "nobody";
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

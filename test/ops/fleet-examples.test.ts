@@ -1,12 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { CLI } from "../helpers/cli.js";
-import { POSTGRES_MISSING, startPostgres, type TestPostgres } from "../helpers/postgres-server.js";
+import { freePort, POSTGRES_MISSING, startPostgres, type TestPostgres } from "../helpers/postgres-server.js";
 
 // The three shapes of docs/operations.md ("Where feedback goes"): docker and kubernetes cannot run here, so the files
 // are parsed and the commands they run are run as processes, against a real PostgreSQL, with their paths mapped.
@@ -141,15 +140,4 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promi
     if (performance.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
