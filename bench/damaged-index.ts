@@ -8,7 +8,6 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
-import { freePort } from "./hostile-http.js";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +16,7 @@ import Database from "better-sqlite3";
 import { planEmbedder } from "../src/models/create-embedder.js";
 import { checkIndexIntegrity } from "../src/store/index-integrity.js";
 import { runLine } from "./format-figures.js";
+import { freePort } from "./free-port.js";
 import { replaceSections } from "./results-file.js";
 import { finishRun, startRun } from "./run-info.js";
 

@@ -2,14 +2,13 @@
 // types, oversized and abandoned bodies, on kept-alive connections; prints what came back as a markdown table.
 // Usage: npx tsx bench/hostile-http.ts [requests]
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
+import { freePort } from "./free-port.js";
 import { runIndex } from "../src/indexer/run-index.js";
 import { printable, UNUSUAL_CONTENT_TYPES } from "../test/helpers/hostile-inputs.js";
 
@@ -110,15 +109,6 @@ async function startRouter(db: string): Promise<{ url: string; stop(): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { url, stop: () => new Promise((resolve) => child.once("exit", () => resolve()).kill("SIGTERM")) };
-}
-
-/** A loopback port nothing listens on now (the OS picks it). */
-export async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), "hostile-http-"));
