@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { once } from "node:events";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -28,8 +30,10 @@ function skills(): string {
 
 describe("onnxruntime says nothing on stderr, and keeps no telemetry", () => {
   it("onnxruntime on its own does warn there, in colour, when the home folder is not writable (what the rest guards against)", () => {
-    const script = `import("onnxruntime-node").then((ort) => ort.InferenceSession.create(${JSON.stringify(path.join(OFFLINE_MODEL_DIR, OFFLINE_MODEL_FILES.graph))}))`;
-    const result = spawnSync(process.execPath, ["-e", script], { env: { ...process.env, ...unwritableHome() }, encoding: "utf8" });
+    const onnxruntime = pathToFileURL(createRequire(import.meta.url).resolve("onnxruntime-node")).href;
+    const script = `import(${JSON.stringify(onnxruntime)}).then((ort) => ort.InferenceSession.create(${JSON.stringify(path.join(OFFLINE_MODEL_DIR, OFFLINE_MODEL_FILES.graph))}))`;
+    // In a folder of its own: without a home to write, onnxruntime keeps its event store beside it (":memory:.ses").
+    const result = spawnSync(process.execPath, ["-e", script], { cwd: tempDir("onnx-"), env: { ...process.env, ...unwritableHome() }, encoding: "utf8" });
     expect(result.status).toBe(0);
     // In colour: an ANSI escape (ESC [ ... m) before the text.
     expect(result.stderr).toContain("\u001b[");
