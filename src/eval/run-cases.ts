@@ -23,9 +23,12 @@ export interface CaseOutcome extends ScoredOutcome {
   result: RouteResult;
 }
 
-/** How a labelled case is routed, by `router eval` and the benchmark alike: among its candidates when it has them, by its beginning when over-long. */
-export function routeCase(router: Router, query: string, candidates: string[] | undefined, k: number): Promise<RouteResult> {
-  return router.route(routableQuery(query), { k, ...(candidates ? { skills: candidates } : {}) });
+/**
+ * How a labelled case is routed, by `router eval` and the benchmark alike: among its candidates when it has them, by its
+ * beginning when over-long; `offer: false` for the inject-or-none rule alone.
+ */
+export function routeCase(router: Router, query: string, candidates: string[] | undefined, k: number, offer = true): Promise<RouteResult> {
+  return router.route(routableQuery(query), { k, ...(candidates ? { skills: candidates } : {}), ...(offer ? {} : { offer: false }) });
 }
 
 /** What metrics read of a route result. */
