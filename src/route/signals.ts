@@ -64,7 +64,7 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
     const skill = model.skills[index]!;
     const own = texts?.[position];
     const querySims = querySimilarities(own?.queries ?? [], similarity);
-    const fromUse = own ? useEvidence(own.queries, similarity, () => model.textTerms(index).queries, query.terms) : NO_USE;
+    const fromUse = own ? useEvidence(own.queries, querySims, () => model.textTerms(index).queries, query.terms) : NO_USE;
     let best = -1;
     for (let at = 0; at < querySims.length; at++) if (best < 0 || querySims[at]! > querySims[best]!) best = at;
     const nearest = largestValues(querySims, KNN_DEPTH);
@@ -113,24 +113,43 @@ export interface UseEvidence {
 
 const NO_USE: UseEvidence = { close: 0, same: 0 };
 
-/** A skill's requests from use measured against the query (see USE_CLOSE, USE_SAME, USE_RELATED). */
-function useEvidence(queries: TextSlot[], similarity: (text: TextSlot) => number, termSets: () => TermSet[], terms: string[]): UseEvidence {
+/** A skill's requests from use measured against the query (see USE_CLOSE, USE_SAME, USE_RELATED), from its query similarities as measured. */
+function useEvidence(queries: TextSlot[], querySims: number[], termSets: () => TermSet[], terms: string[]): UseEvidence {
   const found = { close: 0, same: 0 };
-  let sets: TermSet[] | undefined;
-  for (const query of queries) {
-    if (query.use === undefined) continue;
-    const value = similarity(query);
+  let words: UseWords | undefined;
+  queries.forEach((query, at) => {
+    if (query.use === undefined) return;
+    // The similarity itself: querySimilarities took the lone discount off, which evidence from use does not take.
+    const value = querySims[at]! + (query.use === "lone" ? LONE_DISCOUNT : 0);
     if (value >= USE_CLOSE) found.close++;
     if (value >= USE_SAME) found.same++;
-    if (value >= USE_CLOSE || value < USE_RELATED) continue;
+    if (value >= USE_CLOSE || value < USE_RELATED) return;
     // Their words are read only for a skill that has requests from use this near: few skills, rarely.
-    sets ??= termSets();
-    const shared = terms.filter((term) => sets!.find((set) => set.position === query.position)?.terms.has(term));
-    if (shared.length === 0) continue;
+    words ??= useWords(termSets());
+    const shared = terms.filter((term) => words!.byPosition.get(query.position)?.has(term));
+    if (shared.length === 0) return;
     found.close++;
-    if (shared.some((term) => !sets!.some((set) => set.use === undefined && set.terms.has(term)))) found.same++;
-  }
+    if (shared.some((term) => !words!.manifest.has(term))) found.same++;
+  });
   return found.close === 0 ? NO_USE : found;
+}
+
+/** A skill's request words by text position, and every word its own manifest's requests hold. */
+interface UseWords {
+  byPosition: Map<number, Set<string>>;
+  manifest: Set<string>;
+}
+
+// Per skill's analysed texts (route-model.ts keeps them for recently shown skills): built once, not per route.
+const useWordsOf = new WeakMap<TermSet[], UseWords>();
+
+function useWords(sets: TermSet[]): UseWords {
+  let words = useWordsOf.get(sets);
+  if (!words) {
+    words = { byPosition: new Map(sets.map((set) => [set.position, set.terms])), manifest: new Set(sets.flatMap((set) => (set.use === undefined ? [...set.terms] : []))) };
+    useWordsOf.set(sets, words);
+  }
+  return words;
 }
 
 /** How far the skill's negative nearest the query in meaning beats its best query (`q2qMax`), and its position; 0 and null when none does. */

@@ -90,8 +90,10 @@ export function saveFeedback(
 }
 
 // A row's time in the window is when its word was last said (a duplicate says it again): a window is never looser for it.
+// Only the rows of the skills and the sender concerned are read (by their indexes): a scan of every row, vectors and
+// all, cost 13 ms a word at 10,000 rows.
 const COUNTS = `
-  SELECT count(*) AS total,
+  SELECT (SELECT count(*) FROM feedback) AS total,
     count(*) FILTER (WHERE skill = @checked OR wrong = @checked) AS skillRows,
     count(*) FILTER (WHERE (skill = @checked OR wrong = @checked) AND client = @client) AS clientSkillRows,
     count(*) FILTER (WHERE (skill = @skill OR wrong = @skill) AND sender IS NOT NULL AND updated_at > @since) AS skillRecent,
@@ -100,7 +102,11 @@ const COUNTS = `
     min(updated_at) FILTER (WHERE (skill = @wrong OR wrong = @wrong) AND sender IS NOT NULL AND updated_at > @since) AS wrongOldest,
     count(*) FILTER (WHERE sender = @sender AND updated_at > @since) AS senderRecent,
     min(updated_at) FILTER (WHERE sender = @sender AND updated_at > @since) AS senderOldest
-  FROM feedback`;
+  FROM (
+    SELECT id, skill, wrong, client, sender, updated_at FROM feedback WHERE skill IN (@checked, @skill, @wrong)
+    UNION SELECT id, skill, wrong, client, sender, updated_at FROM feedback WHERE wrong IN (@checked, @skill, @wrong)
+    UNION SELECT id, skill, wrong, client, sender, updated_at FROM feedback WHERE sender = @sender
+  )`;
 
 function countFeedbackFor(db: IndexDatabase, feedback: NewFeedback, sender: FeedbackSender, since: Date): FeedbackCounts {
   return db.prepare(COUNTS).get({

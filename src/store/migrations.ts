@@ -128,8 +128,9 @@ export const MIGRATIONS: ((db: Database) => void)[] = [
     }
   },
   // 10: who the server knew each piece of feedback's sender as (store/feedback-limits.ts): a window per sender holds
-  // whatever client name it gives. Rows from before are the operator's (null), as nothing bounded them.
-  (db) => db.exec("ALTER TABLE feedback ADD COLUMN sender TEXT"),
+  // whatever client name it gives. Rows from before are the operator's (null), as nothing bounded them. Indexed, as a
+  // new word counts the sender's rows in its window.
+  (db) => db.exec("ALTER TABLE feedback ADD COLUMN sender TEXT; CREATE INDEX feedback_by_sender ON feedback(sender, updated_at)"),
 ];
 
 export const SCHEMA_VERSION = BASELINE_VERSION + MIGRATIONS.length;
