@@ -14,9 +14,21 @@ import { untilServeReady } from "../helpers/wait.js";
 
 // onnxruntime 1.30 turns its telemetry off by itself on a CI machine, found by these variables (read from its
 // library's strings): the tests unset them so that they check what a user's machine does, CI or not.
-const NOT_ON_CI: NodeJS.ProcessEnv = Object.fromEntries(
-  ["CI", "TF_BUILD", "GITHUB_ACTIONS", "GITLAB_CI", "CIRCLECI", "TRAVIS", "JENKINS_URL", "CODEBUILD_BUILD_ID", "BUILDKITE", "TEAMCITY_VERSION", "APPVEYOR", "BITBUCKET_BUILD_NUMBER"].map((name) => [name, undefined]),
-);
+const CI_VARIABLES = [
+  "CI",
+  "TF_BUILD",
+  "GITHUB_ACTIONS",
+  "GITLAB_CI",
+  "CIRCLECI",
+  "TRAVIS",
+  "JENKINS_URL",
+  "CODEBUILD_BUILD_ID",
+  "BUILDKITE",
+  "TEAMCITY_VERSION",
+  "APPVEYOR",
+  "BITBUCKET_BUILD_NUMBER",
+];
+const NOT_ON_CI: NodeJS.ProcessEnv = Object.fromEntries(CI_VARIABLES.map((name) => [name, undefined]));
 
 // onnxruntime 1.30 keeps a device id and a telemetry store under ~/.cache/Microsoft, and warns in colour on stderr
 // when it cannot write there. A home below a file cannot be written even by root (ENOTDIR), so this holds on any machine.
