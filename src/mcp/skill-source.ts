@@ -5,6 +5,7 @@ import type { SkillDetail } from "../contract/skills.js";
 import type { FeedbackStore } from "../feedback/feedback-store.js";
 import { feedbackResult, recordFeedback, recordFeedbackIn } from "../feedback/record-feedback.js";
 import { createRouter, type RouterOptions } from "../route/router.js";
+import { loadTokenCounter } from "../text/token-count.js";
 
 /** Who reports feedback from `router mcp`, as the index records it (X-Router-Client with --url). */
 export const MCP_CLIENT_NAME = "mcp";
@@ -34,6 +35,8 @@ export interface LocalSourceOptions extends Pick<RouterOptions, "models" | "skil
 export async function localSkillSource(db: string, options: LocalSourceOptions = {}): Promise<SkillSource> {
   const { applyFeedback, feedbackStore, ...routerOptions } = options;
   const router = await createRouter({ db, ...routerOptions });
+  // Read at start, not on the agent's first find_skill that gets an offer (about half a second).
+  loadTokenCounter();
   return {
     origin: `index ${db}`,
     async route(query, options) {

@@ -22,6 +22,7 @@ import { silentLogger, type Logger } from "./logger.js";
 import { createMetrics, recordIndex, type ServerMetrics } from "./metrics.js";
 import { watchSkills, type SkillWatcher } from "./skill-watcher.js";
 import { preloadHanGlosses } from "../text/han-gloss.js";
+import { loadTokenCounter } from "../text/token-count.js";
 
 export type ServeOptions = Pick<Settings, "db" | "host" | "port"> &
   Partial<Omit<Settings, "db" | "host" | "port" | "logLevel">> & {
@@ -222,6 +223,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           (error: RouterError) => error,
         )
       : undefined;
+    // The token counter's ranks take about half a second to read: read now, before ready, not on the first offer.
+    loadTokenCounter();
     // A successful watch run has loaded the index already.
     if (!slot.router) await tryLoad(indexed);
     void preloadHanGlosses();
