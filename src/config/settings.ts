@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { EXPANDER_CHOICES, LLM_DEFAULTS } from "../expand/llm-settings.js";
@@ -222,7 +223,8 @@ export function defaultEmbedWorkers(cores = os.availableParallelism()): number {
 }
 
 export function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host.startsWith("127.");
+  // An address in 127.0.0.0/8, not any name that starts like one ("127.example.com" is a public name).
+  return host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
 }
 
 /** The settings with secrets replaced, fit for logs and `router doctor`. */

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSettings } from "../../src/config/load-settings.js";
-import { DEFAULT_SETTINGS, defaultEmbedWorkers, maskSecrets } from "../../src/config/settings.js";
+import { DEFAULT_SETTINGS, defaultEmbedWorkers, isLoopback, maskSecrets } from "../../src/config/settings.js";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, writeAgentSkill, writeFile } from "../helpers/fixtures.js";
 
@@ -65,6 +65,11 @@ describe("settings", () => {
     expect(sources).toMatchObject({ embedWorkers: "env", embedMaxBatch: "env", embedBatchWindowMs: "flag" });
     expect(DEFAULT_SETTINGS.embedWorkers).toBe(defaultEmbedWorkers());
     expect([1, 2, 3, 4, 64].map((cores) => defaultEmbedWorkers(cores))).toEqual([1, 1, 2, 2, 2]);
+  });
+
+  it("count only loopback addresses and localhost as loopback, for the warning about serving without an API key", () => {
+    expect(["127.0.0.1", "127.8.9.10", "::1", "localhost"].filter(isLoopback)).toHaveLength(4);
+    expect(["127.example.com", "0.0.0.0", "10.0.0.5", "::", "router.internal"].filter(isLoopback)).toEqual([]);
   });
 
   it("mask the API key and the tokens wherever settings are shown", () => {
