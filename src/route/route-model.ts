@@ -170,6 +170,9 @@ export interface TermSet {
 export interface SkillTextTerms {
   queries: TermSet[];
   negatives: TermSet[];
+  /** Each query's terms by its text position, and every word of the manifest's own queries: what evidence from use reads (signals.ts). */
+  queryTermsAt: Map<number, Set<string>>;
+  manifestWords: Set<string>;
 }
 
 /**
@@ -190,11 +193,15 @@ function textReaders(db: IndexDatabase, skills: SkillEntry[], counts: TextCounts
       const found = entry(skill);
       if (!found.terms) {
         const kindAt = textKinds(counts, skill);
-        const terms: SkillTextTerms = { queries: [], negatives: [] };
+        const terms: SkillTextTerms = { queries: [], negatives: [], queryTermsAt: new Map(), manifestWords: new Set() };
         found.strings.forEach((text, position) => {
           const kind = kindAt(position);
           if (kind.group !== "description") terms[kind.group].push({ position, terms: new Set(analyseText(text)), ...(kind.use ? { use: kind.use } : {}) });
         });
+        for (const query of terms.queries) {
+          terms.queryTermsAt.set(query.position, query.terms);
+          if (query.use === undefined) for (const term of query.terms) terms.manifestWords.add(term);
+        }
         found.terms = terms;
       }
       return found.terms;

@@ -3,7 +3,7 @@ import type { AbstainExamples } from "../store/abstain-examples.js";
 import type { KeywordMatch } from "./keyword-match.js";
 import type { LexicalIndex } from "./lexical-index.js";
 import type { RouteQuery } from "./query.js";
-import type { RouteModel, TermSet } from "./route-model.js";
+import type { RouteModel, SkillTextTerms } from "./route-model.js";
 import { largestValues } from "./top-k.js";
 import type { TextSlot } from "./vector-cache.js";
 import type { Signals } from "../contract/route.js";
@@ -63,8 +63,9 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
   const evidence = candidates.map((index, position): Evidence => {
     const skill = model.skills[index]!;
     const own = texts?.[position];
-    const querySims = querySimilarities(own?.queries ?? [], similarity);
-    const fromUse = own ? useEvidence(own.queries, querySims, () => model.textTerms(index).queries, query.terms) : NO_USE;
+    const similarities = (own?.queries ?? []).map(similarity);
+    const querySims = discountLone(own?.queries ?? [], similarities);
+    const fromUse = own ? useEvidence(own.queries, similarities, () => model.textTerms(index), query.terms) : NO_USE;
     let best = -1;
     for (let at = 0; at < querySims.length; at++) if (best < 0 || querySims[at]! > querySims[best]!) best = at;
     const nearest = largestValues(querySims, KNN_DEPTH);
@@ -102,7 +103,11 @@ export function measureEvidence(model: RouteModel, lexical: LexicalIndex, query:
 
 /** The query's similarity to each of a skill's queries, a request confirmed from use counting a little less until another agrees with it. */
 export function querySimilarities(queries: TextSlot[], similarity: (text: TextSlot) => number): number[] {
-  return queries.map((query) => similarity(query) - (query.use === "lone" ? LONE_DISCOUNT : 0));
+  return discountLone(queries, queries.map(similarity));
+}
+
+function discountLone(queries: TextSlot[], similarities: number[]): number[] {
+  return similarities.map((value, at) => value - (queries[at]!.use === "lone" ? LONE_DISCOUNT : 0));
 }
 
 /** How many of a skill's requests confirmed by use are close to a query, and how many of those say the same thing. */
@@ -113,43 +118,24 @@ export interface UseEvidence {
 
 const NO_USE: UseEvidence = { close: 0, same: 0 };
 
-/** A skill's requests from use measured against the query (see USE_CLOSE, USE_SAME, USE_RELATED), from its query similarities as measured. */
-function useEvidence(queries: TextSlot[], querySims: number[], termSets: () => TermSet[], terms: string[]): UseEvidence {
+/** A skill's requests from use measured against the query (see USE_CLOSE, USE_SAME, USE_RELATED), from its queries' similarities to it. */
+function useEvidence(queries: TextSlot[], similarities: number[], skillTerms: () => SkillTextTerms, terms: string[]): UseEvidence {
   const found = { close: 0, same: 0 };
-  let words: UseWords | undefined;
+  let words: SkillTextTerms | undefined;
   queries.forEach((query, at) => {
     if (query.use === undefined) return;
-    // The similarity itself: querySimilarities took the lone discount off, which evidence from use does not take.
-    const value = querySims[at]! + (query.use === "lone" ? LONE_DISCOUNT : 0);
+    const value = similarities[at]!;
     if (value >= USE_CLOSE) found.close++;
     if (value >= USE_SAME) found.same++;
     if (value >= USE_CLOSE || value < USE_RELATED) return;
-    // Their words are read only for a skill that has requests from use this near: few skills, rarely.
-    words ??= useWords(termSets());
-    const shared = terms.filter((term) => words!.byPosition.get(query.position)?.has(term));
+    // Their words are read only for a skill that has requests from use this near (route-model.ts keeps them once read).
+    words ??= skillTerms();
+    const shared = terms.filter((term) => words!.queryTermsAt.get(query.position)?.has(term));
     if (shared.length === 0) return;
     found.close++;
-    if (shared.some((term) => !words!.manifest.has(term))) found.same++;
+    if (shared.some((term) => !words!.manifestWords.has(term))) found.same++;
   });
   return found.close === 0 ? NO_USE : found;
-}
-
-/** A skill's request words by text position, and every word its own manifest's requests hold. */
-interface UseWords {
-  byPosition: Map<number, Set<string>>;
-  manifest: Set<string>;
-}
-
-// Per skill's analysed texts (route-model.ts keeps them for recently shown skills): built once, not per route.
-const useWordsOf = new WeakMap<TermSet[], UseWords>();
-
-function useWords(sets: TermSet[]): UseWords {
-  let words = useWordsOf.get(sets);
-  if (!words) {
-    words = { byPosition: new Map(sets.map((set) => [set.position, set.terms])), manifest: new Set(sets.flatMap((set) => (set.use === undefined ? [...set.terms] : []))) };
-    useWordsOf.set(sets, words);
-  }
-  return words;
 }
 
 /** How far the skill's negative nearest the query in meaning beats its best query (`q2qMax`), and its position; 0 and null when none does. */
