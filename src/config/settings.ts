@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { EXPANDER_CHOICES, LLM_DEFAULTS } from "../expand/llm-settings.js";
@@ -9,6 +8,7 @@ import { QUERY_BATCHING_DEFAULTS } from "../models/query-encoder.js";
 import { RISKY_POLICIES } from "../skills/risk-scan.js";
 import { DEFAULT_DB_PATH } from "../store/default-path.js";
 import { FEEDBACK_LIMITS } from "../store/feedback-limits.js";
+import { isLoopbackAddress } from "./loopback.js";
 import { DECISION_LOG_MODES, LOG_LEVELS } from "./setting-choices.js";
 import type { Settings } from "./settings-schema.js";
 
@@ -223,8 +223,7 @@ export function defaultEmbedWorkers(cores = os.availableParallelism()): number {
 }
 
 export function isLoopback(host: string): boolean {
-  // An address in 127.0.0.0/8, not any name that starts like one ("127.example.com" is a public name).
-  return host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
+  return host === "localhost" || isLoopbackAddress(host);
 }
 
 /** The settings with secrets replaced, fit for logs and `router doctor`. */

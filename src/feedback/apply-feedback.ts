@@ -1,3 +1,4 @@
+import { isLoopbackAddress } from "../config/loopback.js";
 import { dotRow } from "../models/vector-math.js";
 import type { IndexDatabase } from "../store/database.js";
 import { embeddedFeedback, setFeedbackVectors, type EmbeddedFeedback } from "../store/feedback-rows.js";
@@ -8,9 +9,6 @@ import { readSkillTexts, replaceSkillTexts, skillsWithUsageTexts, type EmbeddedT
 const MAX_USAGE_TEXTS = 100;
 // Two confirmed requests of a skill this similar agree: each then counts as much as the skill's own queries.
 const AGREEMENT = 0.6;
-// Senders the router trusts with a skill's decision on their word alone: the operator at the CLI (no sender), a
-// holder of an API key, and the machine itself (loopback, or a call in process). Other addresses are anyone on the network.
-const TRUSTED_SENDER = /^(?:key:|addr:(?:127\.|::1$|::ffff:127\.|in-process$))/;
 
 export interface FeedbackApplied {
   /** Requests now examples of their skill, and how many of them no other confirmed request agrees with yet. */
@@ -91,8 +89,14 @@ function onePerUntrusted(rows: EmbeddedFeedback[]): EmbeddedFeedback[] {
   });
 }
 
-function trusted(row: EmbeddedFeedback): boolean {
-  return row.sender === null || TRUSTED_SENDER.test(row.sender);
+/**
+ * Senders the router trusts with a skill's decision on their word alone: the operator at the CLI (no sender), a holder
+ * of an API key, and the machine itself (loopback, or a call in process; server/feedback-sender.ts names them). Other
+ * addresses are anyone on the network.
+ */
+function trusted({ sender }: EmbeddedFeedback): boolean {
+  if (sender === null || sender.startsWith("key:") || sender === "addr:in-process") return true;
+  return sender.startsWith("addr:") && isLoopbackAddress(sender.slice("addr:".length));
 }
 
 /** Gives every row a vector of the index's embedder, storing those it embeds; how many it embedded. */

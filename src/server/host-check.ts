@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import type { MiddlewareHandler } from "hono";
+import { isLoopbackAddress } from "../config/loopback.js";
 import { createError } from "../errors.js";
 import { clip } from "./echo-limits.js";
 import type { Logger } from "./logger.js";
@@ -57,7 +58,7 @@ function originAllowed(origin: string, host: string | undefined, allowsHost: (na
   if (url.protocol !== "http:" && url.protocol !== "https:") return false;
   // This server's own page (the explorer), however it was reached: by an IP address, or a name behind a proxy.
   if (host !== undefined && url.host === authorityOf(host)) return true;
-  return corsOrigins.has(url.origin) || isLoopbackName(url.hostname) || isLoopbackAddress(url.hostname) || allowsHost(url.hostname);
+  return corsOrigins.has(url.origin) || isLoopbackName(url.hostname) || isLoopbackHost(url.hostname) || allowsHost(url.hostname);
 }
 
 function hostMatcher(allowedHosts: string[]): (name: string) => boolean {
@@ -87,8 +88,9 @@ function isLoopbackName(name: string): boolean {
   return name === "localhost" || name.endsWith(".localhost");
 }
 
-function isLoopbackAddress(name: string): boolean {
-  return (isIP(name) === 4 && name.startsWith("127.")) || name === "[::1]";
+/** A URL's hostname that is a loopback address (an IPv6 one in brackets). */
+function isLoopbackHost(name: string): boolean {
+  return isLoopbackAddress(name.startsWith("[") ? name.slice(1, -1) : name);
 }
 
 function isIpLiteral(name: string): boolean {
