@@ -180,8 +180,8 @@ async function embedderChange(indexEmbedder: string, current: string, modelSetti
 
 async function readIndex(path: string): Promise<IndexReport> {
   if (!existsSync(path)) return { path, exists: false };
+  const { asIndexError, openIndexForRead } = await import("../store/database.js");
   try {
-    const { openIndexForRead } = await import("../store/database.js");
     const { checkIndexIntegrity } = await import("../store/index-integrity.js");
     const { hasCurrentRoutingData } = await import("../indexer/build-routing-data.js");
     const { fittedParams } = await import("../route/index-params.js");
@@ -219,7 +219,6 @@ async function readIndex(path: string): Promise<IndexReport> {
       db.close();
     }
   } catch (error) {
-    const { asIndexError } = await import("../store/database.js");
     const known = asIndexError(error, path);
     return { path, exists: true, error: isRouterError(known) ? { code: known.code, message: known.message } : { code: "INDEX_CORRUPT", message: String(error) } };
   }
